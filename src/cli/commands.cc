@@ -1,0 +1,20 @@
+// The list of commands and the shared error printing.
+#include "cli/commands.h"
+
+#include <cstdio>
+
+namespace ltl::cli {
+
+void RegisterCommands(CLI::App& app, CommandRegistry& registry) {
+  RegisterProfile(app, registry);
+}
+
+void PrintError(const std::string& message) {
+  std::fprintf(stderr, "llmtrafficlens: %s\n", message.c_str());
+}
+
+void PrintWarning(const std::string& message) {
+  std::fprintf(stderr, "llmtrafficlens: warning: %s\n", message.c_str());
+}
+
+}  // namespace ltl::cli

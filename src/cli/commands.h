@@ -1,0 +1,34 @@
+// Command registration: each subcommand adds its options to the CLI11 app and, when chosen, runs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace ltl::cli {
+
+// Exit codes (docs/USER_GUIDE.md).
+constexpr int kExitOk = 0;
+constexpr int kExitTooManySkipped = 1;
+constexpr int kExitUnusable = 2;
+
+class CommandRegistry {
+ public:
+  // The command whose subcommand was parsed sets its runner here.
+  void Set(std::function<int()> run) { run_ = std::move(run); }
+  int Run() const { return run_ ? run_() : kExitUnusable; }
+
+ private:
+  std::function<int()> run_;
+};
+
+void RegisterCommands(CLI::App& app, CommandRegistry& registry);
+
+// One registration function per command (each in its own file).
+void RegisterProfile(CLI::App& app, CommandRegistry& registry);
+
+// Prints "llmtrafficlens: <message>" on stderr.
+void PrintError(const std::string& message);
+void PrintWarning(const std::string& message);
+
+}  // namespace ltl::cli

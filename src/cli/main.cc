@@ -1,0 +1,37 @@
+// llmtrafficlens entry point: builds the command line, dispatches to a command, maps failures to
+// exit codes (0 ok, 1 finished with too many rows skipped, 2 unusable input or arguments).
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "common/atomic_file.h"
+
+namespace {
+
+void OnSignal(int sig) {
+  ltl::RemovePendingTempFiles();
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  CLI::App app{"llmtrafficlens: measure how much prefill a prefix (KV) cache would save on real "
+               "LLM traffic, and export anonymized replayable traces"};
+  app.set_version_flag("--version", std::string("llmtrafficlens ") + LTL_VERSION);
+  app.require_subcommand(1);
+  ltl::cli::CommandRegistry registry;
+  ltl::cli::RegisterCommands(app, registry);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return registry.Run();
+}

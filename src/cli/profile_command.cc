@@ -1,0 +1,145 @@
+// `llmtrafficlens profile`: read an input, replay it, write report.json / report.html and print
+// the terminal summary.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "cli/commands.h"
+#include "common/atomic_file.h"
+#include "common/units.h"
+#include "read/load_input.h"
+#include "report/build_profile.h"
+#include "report/report_json.h"
+#include "report/terminal_summary.h"
+#include "simulate/trace.h"
+
+namespace ltl::cli {
+namespace {
+
+struct ProfileArgs {
+  std::string input;
+  std::string format = "auto";
+  std::string output_prefix = "report";
+  uint32_t block_size = 0;
+  double warmup = 0.5;
+  std::string evict_order = "tail-first";
+  std::string capacity;         // tokens, e.g. 16K,1M
+  std::string capacity_blocks;  // blocks
+  double max_skip_share = 0.5;
+  size_t max_line_bytes = 256ull << 20;
+  bool quiet = false;
+};
+
+int RunProfile(const ProfileArgs& a) {
+  auto format = ParseFormatName(a.format);
+  if (!format.ok()) {
+    PrintError(format.status().message());
+    return kExitUnusable;
+  }
+  if (!(a.warmup >= 0 && a.warmup < 1)) {
+    PrintError("--warmup must be in [0, 1)");
+    return kExitUnusable;
+  }
+  CapacitySpec caps;
+  if (!a.capacity.empty()) {
+    auto r = ParseSizeList(a.capacity);
+    if (!r.ok()) {
+      PrintError("--capacity: " + r.status().message());
+      return kExitUnusable;
+    }
+    caps.tokens = *r;
+  }
+  if (!a.capacity_blocks.empty()) {
+    auto r = ParseSizeList(a.capacity_blocks);
+    if (!r.ok()) {
+      PrintError("--capacity-blocks: " + r.status().message());
+      return kExitUnusable;
+    }
+    caps.blocks = *r;
+  }
+  if (caps.tokens.empty() && caps.blocks.empty()) caps.tokens = DefaultCapacityTokens();
+
+  SkipCounter skips;
+  ReadContext ctx;
+  ctx.name = a.input == "-" ? "<stdin>" : a.input;
+  ctx.block_size = a.block_size;
+  ctx.limits.max_line_bytes = a.max_line_bytes;
+  ctx.skips = &skips;
+  ctx.warn = [](const std::string& m) { PrintWarning(m); };
+  auto loaded = LoadInput(a.input, *format, &ctx);
+  if (!loaded.ok()) {
+    PrintError(loaded.status().message());
+    return kExitUnusable;
+  }
+  LoadedInput& in = loaded.value();
+
+  ReplayOptions opts;
+  opts.warmup = a.warmup;
+  opts.order = a.evict_order == "head-first" ? EvictOrder::kHeadFirst : EvictOrder::kTailFirst;
+  Trace trace = BuildTrace(in.records);
+
+  Profile p;
+  p.input_name = ctx.name;
+  p.format = FormatName(in.format);
+  p.encoding = in.encoding;
+  p.input_bytes = in.bytes;
+  p.rows_read = in.records.size() + skips.total();
+  p.skipped = skips;
+  BuildProfile(in.records, trace, opts, caps, &p);
+
+  const std::string json_path = a.output_prefix + ".json";
+  Status st = WriteFileAtomically(json_path, RenderReportJson(p));
+  if (!st.ok()) {
+    PrintError(st.message());
+    return kExitUnusable;
+  }
+  std::string summary = RenderTerminalSummary(p);
+  summary += fmt::format("\nwrote {}\n", json_path);
+  std::fputs(summary.c_str(), stdout);
+  std::fflush(stdout);
+
+  if (p.rows_read == 0) return kExitOk;
+  double skip_share = static_cast<double>(skips.total()) / static_cast<double>(p.rows_read);
+  if (skip_share > a.max_skip_share) {
+    PrintError(fmt::format("{}: {} of {} rows skipped ({}), above --max-skip-share {}", ctx.name,
+                           skips.total(), p.rows_read, Percent(skip_share), a.max_skip_share));
+    return kExitTooManySkipped;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
+  auto args = std::make_shared<ProfileArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "profile", "Measure prefix-cache reuse of a gateway log or hashed trace");
+  cmd->add_option("FILE", args->input, "Input file (plain, .gz or .zst), or - for stdin")
+      ->required();
+  cmd->add_option("--format", args->format,
+                  "Input format: auto, mooncake, bailian, cctrace, csv, jsonl (default: detected "
+                  "from content)");
+  cmd->add_option("-o,--output", args->output_prefix,
+                  "Output prefix: writes PREFIX.json and PREFIX.html (default: report)");
+  cmd->add_option("--block-size", args->block_size,
+                  "Tokens per block (default: mooncake 512, bailian 16, gateway logs 16); a "
+                  "record's own block_size wins");
+  cmd->add_option("--warmup", args->warmup,
+                  "Share of requests that only fill the cache (default 0.5; 0 = cold start)");
+  cmd->add_option("--evict-order", args->evict_order,
+                  "Order a request touches its blocks: tail-first (vLLM, default) or head-first")
+      ->check(CLI::IsMember({"tail-first", "head-first"}));
+  cmd->add_option("--capacity", args->capacity,
+                  "Cache sizes in tokens, comma-separated (binary K/M/G; default "
+                  "16K,64K,256K,1M,4M,16M)");
+  cmd->add_option("--capacity-blocks", args->capacity_blocks,
+                  "Cache sizes in blocks, comma-separated");
+  cmd->add_option("--max-skip-share", args->max_skip_share,
+                  "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
+  cmd->add_option("--max-line-bytes", args->max_line_bytes,
+                  "Longest input line or CSV record accepted (default 256 MiB)");
+  cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
+  cmd->callback([args, &registry] { registry.Set([args] { return RunProfile(*args); }); });
+}
+
+}  // namespace ltl::cli

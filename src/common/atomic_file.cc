@@ -1,0 +1,115 @@
+// AtomicFile implementation: mkstemp in the target directory, fsync, rename. Pending temporary
+// paths are tracked in a fixed table so a signal handler can unlink them without allocating.
+#include "common/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace ltl {
+namespace {
+
+constexpr size_t kMaxPending = 64;
+std::array<std::atomic<const char*>, kMaxPending> g_pending{};
+
+void Register(const char* p) {
+  for (auto& slot : g_pending) {
+    const char* expected = nullptr;
+    if (slot.compare_exchange_strong(expected, p)) return;
+  }
+}
+void Unregister(const char* p) {
+  for (auto& slot : g_pending) {
+    const char* expected = p;
+    if (slot.compare_exchange_strong(expected, nullptr)) return;
+  }
+}
+
+}  // namespace
+
+void RemovePendingTempFiles() {
+  for (auto& slot : g_pending) {
+    const char* p = slot.exchange(nullptr);
+    if (p) ::unlink(p);  // async-signal-safe
+  }
+}
+
+AtomicFile::~AtomicFile() {
+  if (!committed_) Abandon();
+}
+
+Status AtomicFile::Open(const std::string& path) {
+  path_ = path;
+  std::string dir = ".";
+  std::string base = path;
+  if (auto slash = path.rfind('/'); slash != std::string::npos) {
+    dir = slash == 0 ? "/" : path.substr(0, slash);
+    base = path.substr(slash + 1);
+  }
+  temp_path_ = dir + "/." + base + ".tmp-XXXXXX";
+  int fd = ::mkstemp(temp_path_.data());
+  if (fd < 0) {
+    Status st = Status::IoError(fmt::format("{}: cannot create output: {}", path, std::strerror(errno)));
+    temp_path_.clear();
+    return st;
+  }
+  ::fchmod(fd, 0644);
+  file_ = ::fdopen(fd, "wb");
+  if (!file_) {
+    ::close(fd);
+    ::unlink(temp_path_.c_str());
+    temp_path_.clear();
+    return Status::IoError(fmt::format("{}: cannot open output", path));
+  }
+  Register(temp_path_.c_str());
+  return Status::Ok();
+}
+
+Status AtomicFile::Write(std::string_view data) {
+  if (!file_) return Status::IoError(fmt::format("{}: output not open", path_));
+  if (!data.empty() && std::fwrite(data.data(), 1, data.size(), file_) != data.size())
+    return Status::IoError(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
+  return Status::Ok();
+}
+
+Status AtomicFile::Commit() {
+  if (!file_) return Status::IoError(fmt::format("{}: output not open", path_));
+  bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
+  ok = (std::fclose(file_) == 0) && ok;
+  file_ = nullptr;
+  if (!ok || ::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    Status st = Status::IoError(fmt::format("{}: cannot write output: {}", path_, std::strerror(errno)));
+    Abandon();
+    return st;
+  }
+  Unregister(temp_path_.c_str());
+  committed_ = true;
+  return Status::Ok();
+}
+
+void AtomicFile::Abandon() {
+  if (file_) {
+    std::fclose(file_);
+    file_ = nullptr;
+  }
+  if (!temp_path_.empty()) {
+    Unregister(temp_path_.c_str());
+    ::unlink(temp_path_.c_str());
+    temp_path_.clear();
+  }
+}
+
+Status WriteFileAtomically(const std::string& path, std::string_view data) {
+  AtomicFile f;
+  LTL_RETURN_IF_ERROR(f.Open(path));
+  LTL_RETURN_IF_ERROR(f.Write(data));
+  return f.Commit();
+}
+
+}  // namespace ltl

@@ -1,0 +1,40 @@
+// AtomicFile: outputs are written to a temporary file beside the target and renamed into place,
+// so an interrupted or failed run leaves the previous file intact and no partial file behind.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace ltl {
+
+class AtomicFile {
+ public:
+  AtomicFile() = default;
+  ~AtomicFile();  // removes the temporary file unless Commit() succeeded
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  Status Open(const std::string& path);
+  Status Write(std::string_view data);
+  Status Commit();  // flush, fsync, rename over the target
+  void Abandon();   // remove the temporary file now
+
+  const std::string& temp_path() const { return temp_path_; }
+
+ private:
+  std::string path_;
+  std::string temp_path_;
+  std::FILE* file_ = nullptr;
+  bool committed_ = false;
+};
+
+// Writes a whole file atomically.
+Status WriteFileAtomically(const std::string& path, std::string_view data);
+
+// Removes every temporary output file still open (called from the SIGINT/SIGTERM handler path).
+void RemovePendingTempFiles();
+
+}  // namespace ltl

@@ -1,0 +1,33 @@
+// JsonLine: parses one JSONL line with simdjson's On-Demand API into a reusable padded buffer,
+// and typed field accessors that turn simdjson's error codes into fixed, text-free reasons.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ltl {
+
+class JsonLineParser {
+ public:
+  // Copies `line` into an internal padded buffer and starts a document on it. Returns false and
+  // sets *reason when the line is not a JSON object.
+  bool Start(std::string_view line, simdjson::ondemand::object* obj, std::string* reason);
+
+ private:
+  simdjson::ondemand::parser parser_;
+  simdjson::ondemand::document doc_;
+  std::string buf_;
+};
+
+// Reads a non-negative integer that fits in int64 (rejects strings, fractions, negatives, >2^63-1).
+bool ReadCount(simdjson::ondemand::value v, int64_t* out);
+// Reads a number (integer or float) as double.
+bool ReadNumber(simdjson::ondemand::value v, double* out);
+// Reads an array of non-negative 64-bit integers. On failure *reason says which kind of bad value.
+bool ReadIdArray(simdjson::ondemand::value v, std::vector<uint64_t>* out, std::string* reason);
+
+}  // namespace ltl

@@ -1,0 +1,24 @@
+// LoadInput: opens an input (file, .gz/.zst, "-" for stdin, or a directory of cache traces),
+// detects its format when asked, and runs the matching reader into RequestRecords.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/request_record.h"
+#include "common/status.h"
+#include "read/input_format.h"
+#include "read/read_context.h"
+
+namespace ltl {
+
+struct LoadedInput {
+  InputFormat format = InputFormat::kAuto;
+  std::string encoding;         // plain | gzip | zstd | directory
+  uint64_t bytes = 0;           // bytes read from disk (compressed size for compressed input)
+  std::vector<RequestRecord> records;
+};
+
+Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx);
+
+}  // namespace ltl

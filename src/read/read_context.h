@@ -1,0 +1,39 @@
+// ReadContext: what every reader needs besides the bytes — the input's display name, limits,
+// the block size asked for on the command line, and the sink for skipped rows and warnings.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "common/skip_counter.h"
+
+namespace ltl {
+
+struct ReadLimits {
+  size_t max_line_bytes = 256ull << 20;   // longest JSONL line / CSV record accepted
+  size_t max_field_bytes = 256ull << 20;  // longest CSV field accepted
+};
+
+struct ReadContext {
+  std::string name;            // file name as given by the user (for messages)
+  uint32_t block_size = 0;     // --block-size; 0 = the format's default
+  ReadLimits limits;
+  SkipCounter* skips = nullptr;
+  size_t max_warnings = 10;    // warnings printed per run; the rest are only counted
+  std::function<void(const std::string&)> warn;  // prints one line; null = silent
+
+  // Counts a skipped row and prints "FILE:LINE: reason" for the first few.
+  void Skip(const std::string& reason, uint64_t line) {
+    if (skips) skips->Add(reason, line);
+    if (warn && warned_ < max_warnings) {
+      warn(name + ":" + std::to_string(line) + ": " + reason + " (row skipped)");
+      ++warned_;
+    }
+  }
+
+ private:
+  size_t warned_ = 0;
+};
+
+}  // namespace ltl

@@ -1,0 +1,27 @@
+// BuildProfile: runs the replays a profile needs over a Trace (the one-pass LRU curve in steady
+// state and cold, the AIPerf figure) and gathers the distributions into a Profile.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/request_record.h"
+#include "report/profile.h"
+#include "simulate/replay_options.h"
+#include "simulate/trace.h"
+
+namespace ltl {
+
+struct CapacitySpec {
+  std::vector<uint64_t> tokens;  // capacities asked for in tokens (converted with the block size)
+  std::vector<uint64_t> blocks;  // capacities asked for in blocks
+};
+
+// The default capacities: 16K, 64K, 256K, 1M, 4M, 16M tokens.
+std::vector<uint64_t> DefaultCapacityTokens();
+
+// Fills the replay and distribution parts of *p (input description fields are the caller's).
+void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
+                  const ReplayOptions& options, const CapacitySpec& capacities, Profile* p);
+
+}  // namespace ltl

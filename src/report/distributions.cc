@@ -1,0 +1,110 @@
+// Distributions of the replayed requests (see distributions.h).
+#include "report/distributions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace ltl {
+
+Quantiles ComputeQuantiles(std::vector<int64_t>& values) {
+  Quantiles q;
+  q.count = values.size();
+  if (values.empty()) return q;
+  std::sort(values.begin(), values.end());
+  auto rank = [&](double p) {
+    size_t idx = static_cast<size_t>(std::ceil(p * static_cast<double>(values.size())));
+    return values[std::min(values.size() - 1, idx == 0 ? 0 : idx - 1)];
+  };
+  q.p50 = rank(0.50);
+  q.p90 = rank(0.90);
+  q.p99 = rank(0.99);
+  q.max = values.back();
+  long double sum = 0;
+  for (int64_t v : values) sum += v;
+  q.mean = static_cast<double>(sum / values.size());
+  return q;
+}
+
+std::vector<HistogramBin> Log2Histogram(const std::vector<int64_t>& values) {
+  std::vector<HistogramBin> bins;
+  if (values.empty()) return bins;
+  int64_t mx = *std::max_element(values.begin(), values.end());
+  int top = 0;
+  while (top < 62 && (int64_t{1} << top) <= mx) ++top;
+  bins.push_back({0, 1, 0});
+  for (int b = 0; b < top; ++b)
+    bins.push_back({std::ldexp(1.0, b), std::ldexp(1.0, b + 1), 0});
+  for (int64_t v : values) {
+    if (v <= 0) {
+      ++bins[0].count;
+      continue;
+    }
+    int b = 63 - __builtin_clzll(static_cast<unsigned long long>(v));
+    ++bins[static_cast<size_t>(b) + 1].count;
+  }
+  return bins;
+}
+
+Distributions ComputeDistributions(const std::vector<RequestRecord>& records, const Trace& trace) {
+  Distributions d;
+  std::vector<int64_t> in, out, gaps, turns;
+  in.reserve(trace.requests.size());
+  double t0 = 0, t1 = 0;
+  bool first = true;
+  double prev = 0;
+  std::unordered_map<int32_t, uint64_t> per_conv;
+  for (const TraceRequest& r : trace.requests) {
+    const RequestRecord& rec = records[r.record];
+    in.push_back(r.input_tokens);
+    if (r.output_tokens >= 0) out.push_back(r.output_tokens);
+    if (rec.stream >= 0) {
+      ++d.stream_known;
+      if (rec.stream == 1) ++d.stream_true;
+    }
+    ++d.models[rec.model];
+    ++d.status_codes[rec.status_code];
+    if (rec.turn > 0) turns.push_back(rec.turn);
+    if (r.conversation != kNoConversation) ++per_conv[r.conversation];
+    if (first) {
+      t0 = r.time_s;
+      first = false;
+    } else {
+      gaps.push_back(static_cast<int64_t>(std::llround((r.time_s - prev) * 1000.0)));
+    }
+    prev = r.time_s;
+    t1 = r.time_s;
+  }
+  d.input_hist = Log2Histogram(in);
+  d.output_hist = Log2Histogram(out);
+  d.input_tokens = ComputeQuantiles(in);
+  d.output_tokens = ComputeQuantiles(out);
+  d.inter_arrival_ms = ComputeQuantiles(gaps);
+  d.turns = ComputeQuantiles(turns);
+  d.duration_s = t1 - t0;
+  d.qps = d.duration_s > 0 ? static_cast<double>(trace.requests.size()) / d.duration_s : 0.0;
+  if (d.duration_s > 0) {
+    // About 100 bins of a round width.
+    static const double kWidths[] = {1, 5, 10, 30, 60, 300, 600, 1800, 3600, 21600, 86400};
+    d.qps_bin_s = kWidths[sizeof(kWidths) / sizeof(kWidths[0]) - 1];
+    for (double w : kWidths)
+      if (d.duration_s / w <= 120) {
+        d.qps_bin_s = w;
+        break;
+      }
+    size_t nbins = static_cast<size_t>(d.duration_s / d.qps_bin_s) + 1;
+    d.qps_over_time.assign(nbins, 0);
+    for (const TraceRequest& r : trace.requests) {
+      size_t b = std::min(nbins - 1, static_cast<size_t>((r.time_s - t0) / d.qps_bin_s));
+      d.qps_over_time[b] += 1;
+    }
+    for (double& v : d.qps_over_time) v /= d.qps_bin_s;
+  }
+  d.conversations = per_conv.size();
+  std::vector<int64_t> rpc;
+  for (auto& [c, n] : per_conv) rpc.push_back(static_cast<int64_t>(n));
+  d.requests_per_conversation = ComputeQuantiles(rpc);
+  return d;
+}
+
+}  // namespace ltl

@@ -1,0 +1,90 @@
+// Profile: everything `profile` found, in one plain struct. The replay and the distributions fill
+// it; report.json, report.html and the terminal summary are three renderings of it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/skip_counter.h"
+#include "simulate/lru_curve.h"
+#include "simulate/replay_options.h"
+
+namespace ltl {
+
+struct Quantiles {
+  int64_t p50 = 0, p90 = 0, p99 = 0, max = 0;
+  double mean = 0;
+  uint64_t count = 0;
+};
+
+struct HistogramBin {
+  double lo = 0, hi = 0;  // [lo, hi)
+  uint64_t count = 0;
+};
+
+struct Distributions {
+  Quantiles input_tokens, output_tokens;
+  std::vector<HistogramBin> input_hist, output_hist;  // log2-binned
+  uint64_t stream_known = 0, stream_true = 0;
+  std::map<std::string, uint64_t> models;             // model name -> requests ("" = unknown)
+  double duration_s = 0;                              // last - first timestamp
+  double qps = 0;                                     // requests / duration
+  double qps_bin_s = 0;                               // width of each QPS-over-time bin
+  std::vector<double> qps_over_time;
+  Quantiles inter_arrival_ms;
+  std::map<int, uint64_t> status_codes;               // 0 = not recorded
+  uint64_t conversations = 0;
+  Quantiles requests_per_conversation;
+  Quantiles turns;
+};
+
+struct CurveRow {
+  std::string policy = "lru";
+  uint64_t capacity_tokens = 0;
+  uint64_t capacity_blocks = 0;
+  HitTokens hit;
+  int64_t measured_tokens = 0;
+  bool underfilled = false;
+};
+
+struct Profile {
+  // Input.
+  std::string input_name;
+  std::string format;
+  std::string encoding;
+  uint64_t input_bytes = 0;
+  std::string counting = "hashed trace";  // how token counts were obtained
+  uint64_t rows_read = 0;                 // rows/lines holding a record (valid or not)
+  uint64_t requests = 0;                  // requests replayed
+  SkipCounter skipped;                    // rows skipped, by reason
+  uint64_t filtered_status = 0;           // non-2xx rows not replayed
+
+  // Replay settings.
+  uint32_t block_size = 0;
+  double warmup = 0.5;
+  EvictOrder order = EvictOrder::kTailFirst;
+  uint64_t distinct_blocks = 0;
+  uint64_t block_accesses = 0;
+  bool has_conversations = false;
+
+  // Results.
+  uint64_t measured_requests = 0;
+  int64_t measured_tokens = 0;
+  HitTokens ceiling;          // unbounded, steady state
+  int64_t cold_measured_tokens = 0;
+  HitTokens cold_ceiling;     // unbounded, warm-up 0
+  double aiperf_cache_hit_rate = 0;
+  uint64_t saturation_blocks = 0;  // smallest LRU capacity reaching the ceiling
+  std::vector<CurveRow> curve;
+  std::vector<CurvePoint> dense_curve;
+
+  Distributions dist;
+
+  double Rate(const HitTokens& h, int64_t measured) const {
+    return measured > 0 ? static_cast<double>(h.hit) / static_cast<double>(measured) : 0.0;
+  }
+};
+
+}  // namespace ltl

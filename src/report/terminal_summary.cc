@@ -1,0 +1,66 @@
+// The terminal summary (see terminal_summary.h): counts, distributions, the capacity table.
+#include "report/terminal_summary.h"
+
+#include <fmt/format.h>
+
+#include "common/units.h"
+
+namespace ltl {
+namespace {
+
+std::string SplitText(const Profile& p, const HitTokens& h, int64_t measured) {
+  if (!p.has_conversations || measured <= 0) return "";
+  double m = static_cast<double>(measured);
+  return fmt::format("   ({} across + {} same-conv)", Percent(h.across / m), Percent(h.same() / m));
+}
+
+std::string ModelsText(const Profile& p) {
+  const auto& models = p.dist.models;
+  if (models.empty() || (models.size() == 1 && models.begin()->first.empty())) return "unknown";
+  // The most used model, and how many others.
+  std::string best;
+  uint64_t n = 0;
+  for (const auto& [m, c] : models)
+    if (c > n) n = c, best = m.empty() ? "unknown" : m;
+  if (models.size() == 1) return best;
+  return fmt::format("{} (+{} more models)", best, models.size() - 1);
+}
+
+}  // namespace
+
+std::string RenderTerminalSummary(const Profile& p) {
+  std::string out;
+  const Distributions& d = p.dist;
+  out += fmt::format("{} requests · {}\n", WithCommas(static_cast<int64_t>(p.requests)), ModelsText(p));
+  double stream = d.stream_known ? static_cast<double>(d.stream_true) / d.stream_known : 0.0;
+  out += fmt::format("input p50 {} tok · output p50 {} tok · stream {} · {:.1f} req/s\n",
+                     WithCommas(d.input_tokens.p50), WithCommas(d.output_tokens.p50),
+                     Percent(stream, 0), d.qps);
+  if (p.skipped.total() > 0 || p.filtered_status > 0) {
+    out += fmt::format("skipped {} rows", WithCommas(static_cast<int64_t>(p.skipped.total())));
+    if (p.filtered_status > 0)
+      out += fmt::format(" · {} non-2xx rows not replayed",
+                         WithCommas(static_cast<int64_t>(p.filtered_status)));
+    out += " (see report.json counts)\n";
+  }
+  out += "\n";
+  if (p.warmup > 0)
+    out += fmt::format("hit rate by cache size  (steady state: last {} of requests)\n",
+                       Percent(1.0 - p.warmup, 0));
+  else
+    out += "hit rate by cache size  (cold start: all requests)\n";
+  for (const CurveRow& r : p.curve) {
+    if (r.policy != "lru") continue;
+    std::string label = r.capacity_tokens > 0
+                            ? fmt::format("{} tokens", TokenSize(r.capacity_tokens))
+                            : fmt::format("{} blocks", WithCommas(r.capacity_blocks));
+    out += fmt::format("{:>16}  {:>6}{}\n", label, Percent(p.Rate(r.hit, r.measured_tokens)),
+                       SplitText(p, r.hit, r.measured_tokens));
+  }
+  out += fmt::format("{:>16}  {:>6}{}  <- ceiling\n", "unbounded",
+                     Percent(p.Rate(p.ceiling, p.measured_tokens)),
+                     SplitText(p, p.ceiling, p.measured_tokens));
+  return out;
+}
+
+}  // namespace ltl

@@ -1,0 +1,169 @@
+// One-pass LRU curve (see lru_curve.h for the method).
+#include "simulate/lru_curve.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "simulate/fenwick.h"
+
+namespace ltl {
+namespace {
+
+constexpr uint32_t kNever = std::numeric_limits<uint32_t>::max();
+constexpr int32_t kOwnerNone = -1;
+constexpr int32_t kOwnerMany = -2;
+
+// Last-touch slots of every block, with the Fenwick tree marking live slots.
+class StackDistances {
+ public:
+  explicit StackDistances(uint32_t num_blocks)
+      : last_(num_blocks, kNever),
+        slots_(2 * static_cast<size_t>(num_blocks) + 64),
+        slot_block_(slots_, kNever),
+        tree_(slots_) {}
+
+  // Number of distinct blocks touched since b's last touch; kNever if b was never touched.
+  uint32_t Distance(uint32_t b) const {
+    uint32_t s = last_[b];
+    if (s == kNever) return kNever;
+    return static_cast<uint32_t>(live_ - tree_.Prefix(s));
+  }
+
+  void Touch(uint32_t b) {
+    uint32_t s = last_[b];
+    if (s != kNever) {
+      tree_.Add(s, -1);
+      slot_block_[s] = kNever;
+    } else {
+      ++live_;
+    }
+    if (next_ == slots_) Compact();
+    last_[b] = static_cast<uint32_t>(next_);
+    slot_block_[next_] = b;
+    tree_.Add(next_, +1);
+    ++next_;
+  }
+
+ private:
+  // Renumbers live slots 0..live-1 in touch order and rebuilds the tree.
+  void Compact() {
+    size_t out = 0;
+    for (size_t s = 0; s < next_; ++s) {
+      uint32_t b = slot_block_[s];
+      if (b == kNever) continue;
+      slot_block_[out] = b;
+      last_[b] = static_cast<uint32_t>(out);
+      ++out;
+    }
+    std::fill(slot_block_.begin() + static_cast<std::ptrdiff_t>(out), slot_block_.end(), kNever);
+    tree_.Reset(slots_);
+    for (size_t s = 0; s < out; ++s) tree_.Add(s, 1);
+    next_ = out;
+  }
+
+  std::vector<uint32_t> last_;
+  size_t slots_;
+  std::vector<uint32_t> slot_block_;
+  Fenwick tree_;
+  size_t next_ = 0;
+  int64_t live_ = 0;
+};
+
+}  // namespace
+
+LruCurve LruCurve::Compute(const Trace& trace, const ReplayOptions& options) {
+  LruCurve c;
+  c.has_split_ = trace.num_conversations > 0;
+  std::vector<int64_t> total(static_cast<size_t>(trace.num_blocks) + 1, 0);
+  std::vector<int64_t> across(c.has_split_ ? total.size() : 0, 0);
+  std::vector<int32_t> owner(c.has_split_ ? trace.num_blocks : 0, kOwnerNone);
+  StackDistances sd(trace.num_blocks);
+  std::vector<uint32_t> dist;
+
+  const size_t n = trace.requests.size();
+  const size_t first_measured = FirstMeasured(n, options.warmup);
+  uint64_t max_d = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const TraceRequest& r = trace.requests[i];
+    const uint32_t* ids = trace.begin(r);
+    const uint32_t k = r.num_blocks;
+    if (i >= first_measured) {
+      c.measured_tokens_ += r.input_tokens;
+      ++c.measured_requests_;
+      uint32_t running = 0;
+      for (uint32_t j = 0; j < k; ++j) {
+        uint32_t d = sd.Distance(ids[j]);
+        if (d == kNever) break;
+        running = std::max(running, d);
+        int64_t tok = BlockTokens(r, j);
+        if (tok == 0) break;
+        total[running] += tok;
+        if (c.has_split_) {
+          int32_t o = owner[ids[j]];
+          if (o == kOwnerMany || (o != kOwnerNone && o != r.conversation)) across[running] += tok;
+        }
+        max_d = std::max<uint64_t>(max_d, running);
+      }
+    }
+    if (options.order == EvictOrder::kTailFirst) {
+      for (uint32_t j = k; j-- > 0;) sd.Touch(ids[j]);
+    } else {
+      for (uint32_t j = 0; j < k; ++j) sd.Touch(ids[j]);
+    }
+    if (c.has_split_) {
+      for (uint32_t j = 0; j < k; ++j) {
+        int32_t& o = owner[ids[j]];
+        if (o == kOwnerNone) o = r.conversation;
+        else if (o != r.conversation) o = kOwnerMany;
+      }
+    }
+  }
+  for (size_t d = 1; d < total.size(); ++d) total[d] += total[d - 1];
+  for (size_t d = 1; d < across.size(); ++d) across[d] += across[d - 1];
+  c.total_ = std::move(total);
+  c.across_ = std::move(across);
+  c.max_distance_ = max_d;
+  return c;
+}
+
+HitTokens LruCurve::At(uint64_t capacity_blocks) const {
+  HitTokens h;
+  if (capacity_blocks == 0 || total_.empty()) return h;
+  uint64_t d = std::min<uint64_t>(capacity_blocks - 1, total_.size() - 1);
+  h.hit = total_[d];
+  if (has_split_) h.across = across_[d];
+  return h;
+}
+
+HitTokens LruCurve::Unbounded() const {
+  return At(total_.empty() ? 0 : total_.size());
+}
+
+std::vector<CurvePoint> LruCurve::Dense(size_t max_points) const {
+  std::vector<CurvePoint> all;
+  int64_t prev = 0;
+  for (size_t d = 0; d < total_.size(); ++d) {
+    if (total_[d] != prev) {
+      all.push_back({d + 1, At(d + 1)});
+      prev = total_[d];
+    }
+  }
+  if (all.size() <= max_points || max_points < 2) return all;
+  // Keep the first point at or past each of max_points log-spaced capacities, plus the last.
+  std::vector<CurvePoint> out;
+  double lo = std::log(static_cast<double>(all.front().capacity_blocks));
+  double hi = std::log(static_cast<double>(all.back().capacity_blocks));
+  double step = (hi - lo) / static_cast<double>(max_points - 1);
+  double next = lo;
+  for (size_t i = 0; i + 1 < all.size(); ++i) {
+    if (std::log(static_cast<double>(all[i].capacity_blocks)) + 1e-12 >= next) {
+      out.push_back(all[i]);
+      next = std::log(static_cast<double>(all[i].capacity_blocks)) + step;
+    }
+  }
+  out.push_back(all.back());
+  return out;
+}
+
+}  // namespace ltl
