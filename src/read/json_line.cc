@@ -18,8 +18,21 @@ bool JsonLineParser::Start(std::string_view line, simdjson::ondemand::object* ob
     return false;
   }
   json_type t;
-  if (doc_.type().get(t) || t != json_type::object) {
-    *reason = "line is not a JSON object";
+  if (doc_.type().get(t)) {
+    *reason = "invalid JSON";
+    return false;
+  }
+  if (t != json_type::object) {
+    // "not json" starts like the literal null: tell real scalars from garbage.
+    bool valid = true;
+    if (t == json_type::null) {
+      bool is_null = false;
+      valid = !doc_.is_null().get(is_null) && is_null;
+    } else if (t == json_type::boolean) {
+      bool b;
+      valid = !doc_.get_bool().get(b);
+    }
+    *reason = valid ? "line is not a JSON object" : "invalid JSON";
     return false;
   }
   if (doc_.get_object().get(*obj)) {

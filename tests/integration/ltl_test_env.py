@@ -1,0 +1,36 @@
+"""Shared helpers for integration tests: locating the binary and data, running it, skipping."""
+import os
+import subprocess
+import sys
+import tempfile
+
+BINARY = os.environ.get("LTL_BINARY", "build/llmtrafficlens")
+SOURCE_DIR = os.environ.get("LTL_SOURCE_DIR", os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+DATA_DIR = os.environ.get("LTL_DATA_DIR", os.path.join(SOURCE_DIR, "build", "data"))
+SHARED_DATA = os.environ.get("LTL_SHARED_DATA", os.path.join(SOURCE_DIR, "..", "shared", "data"))
+SKIP = 77
+
+
+def run(args, stdin=None, cwd=None, check=False):
+    """Runs the binary; returns CompletedProcess with text stdout/stderr."""
+    p = subprocess.run([BINARY] + list(args), input=stdin, capture_output=True, cwd=cwd)
+    out = subprocess.CompletedProcess(p.args, p.returncode, p.stdout.decode("utf-8", "replace"),
+                                      p.stderr.decode("utf-8", "replace"))
+    if check and out.returncode != 0:
+        raise AssertionError(f"{args} exited {out.returncode}: {out.stderr}")
+    return out
+
+
+def shared(name):
+    path = os.path.join(SHARED_DATA, name)
+    return path if os.path.exists(path) else None
+
+
+def skip(reason):
+    print(f"SKIP: {reason}")
+    sys.exit(SKIP)
+
+
+def tempdir():
+    return tempfile.mkdtemp(prefix="ltl-it-")
