@@ -14,58 +14,96 @@ constexpr uint32_t kNever = std::numeric_limits<uint32_t>::max();
 constexpr int32_t kOwnerNone = -1;
 constexpr int32_t kOwnerMany = -2;
 
-// Last-touch slots of every block, with the Fenwick tree marking live slots.
+// Last-touch slots of every block. Live slots are bits in a bitmap; a Fenwick tree counts live
+// slots per 64-slot word, so it is 64 times smaller than the slot range and stays in cache. A block's
+// stack distance is the number of live slots after its own.
 class StackDistances {
  public:
   explicit StackDistances(uint32_t num_blocks)
       : last_(num_blocks, kNever),
-        slots_(2 * static_cast<size_t>(num_blocks) + 64),
+        slots_(RoundUp(2 * static_cast<size_t>(num_blocks) + 64)),
         slot_block_(slots_, kNever),
-        tree_(slots_) {}
+        bits_(slots_ / 64, 0),
+        tree_(slots_ / 64) {}
+
+  uint32_t LastSlot(uint32_t b) const { return last_[b]; }
 
   // Number of distinct blocks touched since b's last touch; kNever if b was never touched.
   uint32_t Distance(uint32_t b) const {
     uint32_t s = last_[b];
     if (s == kNever) return kNever;
-    return static_cast<uint32_t>(live_ - tree_.Prefix(s));
+    size_t w = s / 64;
+    uint64_t upto = bits_[w] & (~uint64_t{0} >> (63 - s % 64));  // live slots <= s in its word
+    int64_t at_or_before = (w ? tree_.Prefix(w - 1) : 0) + __builtin_popcountll(upto);
+    return static_cast<uint32_t>(live_ - at_or_before);
   }
 
   void Touch(uint32_t b) {
     uint32_t s = last_[b];
     if (s != kNever) {
-      tree_.Add(s, -1);
-      slot_block_[s] = kNever;
+      bits_[s / 64] &= ~(uint64_t{1} << (s % 64));  // slot_block_[s] goes stale: see Compact
+      last_[b] = kNever;
+      Pend(&removed_, s / 64, -1);
     } else {
       ++live_;
     }
     if (next_ == slots_) Compact();
     last_[b] = static_cast<uint32_t>(next_);
     slot_block_[next_] = b;
-    tree_.Add(next_, +1);
+    bits_[next_ / 64] |= uint64_t{1} << (next_ % 64);
+    Pend(&added_, next_ / 64, +1);
     ++next_;
   }
 
+  // Applies the coalesced tree updates; call after a request's touches, before the next query.
+  void Flush() {
+    Apply(&removed_);
+    Apply(&added_);
+  }
+
  private:
-  // Renumbers live slots 0..live-1 in touch order and rebuilds the tree.
+  struct Pending {
+    size_t word = 0;
+    int32_t delta = 0;
+  };
+  static size_t RoundUp(size_t n) { return (n + 63) / 64 * 64; }
+  // Consecutive touches mostly hit the same words (history resent in order): coalesce them.
+  void Pend(Pending* p, size_t word, int32_t delta) {
+    if (p->delta != 0 && p->word != word) Apply(p);
+    p->word = word;
+    p->delta += delta;
+  }
+  void Apply(Pending* p) {
+    if (p->delta != 0) tree_.Add(p->word, p->delta);
+    p->delta = 0;
+  }
+
+  // Renumbers live slots 0..live-1 in touch order and rebuilds the bitmap and the tree.
   void Compact() {
+    Flush();
     size_t out = 0;
     for (size_t s = 0; s < next_; ++s) {
       uint32_t b = slot_block_[s];
-      if (b == kNever) continue;
+      if (b == kNever || last_[b] != s) continue;  // a stale entry: b was touched again later
       slot_block_[out] = b;
       last_[b] = static_cast<uint32_t>(out);
       ++out;
     }
     std::fill(slot_block_.begin() + static_cast<std::ptrdiff_t>(out), slot_block_.end(), kNever);
-    tree_.Reset(slots_);
-    for (size_t s = 0; s < out; ++s) tree_.Add(s, 1);
+    std::fill(bits_.begin(), bits_.end(), 0);
+    for (size_t s = 0; s < out; ++s) bits_[s / 64] |= uint64_t{1} << (s % 64);
+    tree_.Reset(bits_.size());
+    for (size_t w = 0; w < bits_.size(); ++w)
+      if (bits_[w]) tree_.Add(w, __builtin_popcountll(bits_[w]));
     next_ = out;
   }
 
   std::vector<uint32_t> last_;
   size_t slots_;
   std::vector<uint32_t> slot_block_;
+  std::vector<uint64_t> bits_;
   Fenwick tree_;
+  Pending removed_, added_;
   size_t next_ = 0;
   int64_t live_ = 0;
 };
@@ -92,9 +130,16 @@ LruCurve LruCurve::Compute(const Trace& trace, const ReplayOptions& options) {
       c.measured_tokens_ += r.input_tokens;
       ++c.measured_requests_;
       uint32_t running = 0;
+      uint32_t d = 0, prev_slot = kNever;
       for (uint32_t j = 0; j < k; ++j) {
-        uint32_t d = sd.Distance(ids[j]);
-        if (d == kNever) break;
+        // A block whose last touch sits right beside the previous block's needs no tree query:
+        // its distance differs by exactly one (history resent in order touches runs of slots).
+        uint32_t slot = sd.LastSlot(ids[j]);
+        if (slot == kNever) break;
+        if (prev_slot != kNever && slot + 1 == prev_slot) ++d;
+        else if (prev_slot != kNever && slot == prev_slot + 1) --d;
+        else d = sd.Distance(ids[j]);
+        prev_slot = slot;
         running = std::max(running, d);
         int64_t tok = BlockTokens(r, j);
         if (tok == 0) break;
@@ -111,6 +156,7 @@ LruCurve LruCurve::Compute(const Trace& trace, const ReplayOptions& options) {
     } else {
       for (uint32_t j = 0; j < k; ++j) sd.Touch(ids[j]);
     }
+    sd.Flush();
     if (c.has_split_) {
       for (uint32_t j = 0; j < k; ++j) {
         int32_t& o = owner[ids[j]];
