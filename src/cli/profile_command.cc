@@ -28,6 +28,9 @@ struct ProfileArgs {
   double max_skip_share = 0.5;
   size_t max_line_bytes = 256ull << 20;
   bool quiet = false;
+  std::string ts_column;             // gateway logs: timestamp column
+  std::string template_name = "auto";  // gateway logs: chat-template layout
+  std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
 };
 
 int RunProfile(const ProfileArgs& a) {
@@ -65,6 +68,9 @@ int RunProfile(const ProfileArgs& a) {
   ctx.block_size = a.block_size;
   ctx.limits.max_line_bytes = a.max_line_bytes;
   ctx.skips = &skips;
+  ctx.gateway.ts_column = a.ts_column;
+  ctx.gateway.template_name = a.template_name;
+  ctx.gateway.salt_file = a.salt_file;
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   auto loaded = LoadInput(a.input, *format, &ctx);
   if (!loaded.ok()) {
@@ -85,6 +91,11 @@ int RunProfile(const ProfileArgs& a) {
   p.input_bytes = in.bytes;
   p.rows_read = in.records.size() + skips.total();
   p.skipped = skips;
+  if (in.gateway) {
+    p.filtered_status = in.filtered_status;
+    p.counting = in.counting;
+    p.rows_read += in.filtered_status;
+  }
   BuildProfile(in.records, trace, opts, caps, &p);
 
   const std::string json_path = a.output_prefix + ".json";
@@ -138,6 +149,17 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
                   "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
   cmd->add_option("--max-line-bytes", args->max_line_bytes,
                   "Longest input line or CSV record accepted (default 256 MiB)");
+  cmd->add_option("--ts-column", args->ts_column,
+                  "Gateway logs: the column/key holding the request time (default: the first of "
+                  "timestamp, ts, created_at, start_time, startTime, request_created_at, time, ...)");
+  cmd->add_option("--template", args->template_name,
+                  "Gateway logs: where the chat template puts the tools: auto (from the model "
+                  "name), tools-first, tools-in-system, tools-in-first-user, anthropic")
+      ->check(CLI::IsMember({"auto", "tools-first", "tools-in-system", "tools-in-first-user",
+                             "anthropic"}));
+  cmd->add_option("--salt-file", args->salt_file,
+                  "Gateway logs: file holding the secret hash key, created on first use (default "
+                  ".ltl-salt in the working directory)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   cmd->callback([args, &registry] { registry.Set([args] { return RunProfile(*args); }); });
 }

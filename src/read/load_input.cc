@@ -3,10 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstring>
 
+#include "hash/salt_file.h"
+#include "read/gateway_readers.h"
 #include "read/input_stream.h"
 #include "read/trace_readers.h"
+#include "render/layout.h"
 
 namespace ltl {
 namespace {
@@ -36,6 +40,40 @@ class PeekedStream : public InputStream {
 };
 
 constexpr size_t kPeekBytes = 1 << 16;
+
+Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, LoadedInput* out) {
+  auto layout = ParseLayoutName(ctx->gateway.template_name);
+  if (!layout.ok()) return layout.status();
+  auto salt = LoadOrCreateSalt(ctx->gateway.salt_file);
+  if (!salt.ok()) return salt.status();
+  GatewayConfig config;
+  config.layout = *layout;
+  config.key = salt->key;
+  config.block_size = ctx->block_size > 0 ? ctx->block_size : kGatewayDefaultBlockSize;
+  config.tokenizer = ctx->gateway.tokenizer;
+  for (char c : ctx->gateway.ts_column)
+    config.ts_column.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  GatewayReadStats stats;
+  Status st = format == InputFormat::kCsv ? ReadGatewayCsv(in, ctx, config, &out->records, &stats)
+                                          : ReadGatewayJsonl(in, ctx, config, &out->records, &stats);
+  if (!st.ok()) return st;
+  out->gateway = true;
+  out->filtered_status = stats.filtered_status;
+  out->layouts = std::move(stats.layouts);
+  out->per_request_session_fields = std::move(stats.per_request_session_fields);
+  size_t exact = 0;
+  for (const auto& r : out->records) exact += r.exact_counts;
+  const std::string estimate =
+      ctx->gateway.tokenizer ? "tokenizer" : "approximate (4 code points per token)";
+  if (exact == 0 || out->records.empty())
+    out->counting = estimate;
+  else if (exact == out->records.size())
+    out->counting = "exact (logged usage)";
+  else
+    out->counting = fmt::format("exact (logged usage) for {} of {} requests, {} for the rest", exact,
+                                out->records.size(), estimate);
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -67,6 +105,8 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
   switch (format) {
     case InputFormat::kMooncake: st = ReadMooncake(&in, ctx, &out.records); break;
     case InputFormat::kBailian: st = ReadBailian(&in, ctx, &out.records); break;
+    case InputFormat::kCsv:
+    case InputFormat::kJsonl: st = ReadGateway(format, &in, ctx, &out); break;
     default:
       return Status::InvalidArgument(
           fmt::format("{}: format '{}' is not readable yet", ctx->name, FormatName(format)));

@@ -2,6 +2,7 @@
 // detects its format when asked, and runs the matching reader into RequestRecords.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,12 @@ struct LoadedInput {
   std::string encoding;         // plain | gzip | zstd | directory
   uint64_t bytes = 0;           // bytes read from disk (compressed size for compressed input)
   std::vector<RequestRecord> records;
+  // Gateway logs only (csv, jsonl).
+  bool gateway = false;
+  uint64_t filtered_status = 0;                    // non-2xx rows, not replayed
+  std::map<std::string, uint64_t> layouts;         // template layout -> requests
+  std::vector<std::string> per_request_session_fields;  // session fields ignored (never repeat)
+  std::string counting;                            // how token counts were obtained
 };
 
 Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx);

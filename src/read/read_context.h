@@ -15,10 +15,21 @@ struct ReadLimits {
   size_t max_field_bytes = 256ull << 20;  // longest CSV field accepted
 };
 
+class Tokenizer;
+
+// Options of the gateway-log readers (CSV, JSONL); ignored by the hashed-trace readers.
+struct GatewayOptions {
+  std::string ts_column;                // --ts-column NAME ("" = detect)
+  std::string template_name = "auto";   // --template
+  std::string salt_file = ".ltl-salt";  // --salt-file
+  const Tokenizer* tokenizer = nullptr;  // --tokenizer (null = approximate counting)
+};
+
 struct ReadContext {
   std::string name;            // file name as given by the user (for messages)
   uint32_t block_size = 0;     // --block-size; 0 = the format's default
   ReadLimits limits;
+  GatewayOptions gateway;
   SkipCounter* skips = nullptr;
   size_t max_warnings = 10;    // warnings printed per run; the rest are only counted
   std::function<void(const std::string&)> warn;  // prints one line; null = silent

@@ -1,0 +1,28 @@
+// The salt file (.ltl-salt by default): the 128-bit SipHash key that makes block ids secret and
+// stable across runs. Created on first use from the OS's random source with mode 0600, published
+// atomically (a concurrent run either creates it or reads the complete file), reused after. Its
+// content is never printed; messages name only the path.
+#pragma once
+
+#include <string>
+
+#include "common/status.h"
+#include "hash/siphash.h"
+
+namespace ltl {
+
+constexpr const char* kDefaultSaltFile = ".ltl-salt";
+
+struct Salt {
+  SipKey key;
+  bool created = false;  // true when this call created the file
+};
+
+// Reads the salt at `path`, creating it when it does not exist. Refuses a path that is not a
+// regular file, or a file that group or others can write (someone else could choose the key).
+Result<Salt> LoadOrCreateSalt(const std::string& path);
+
+// Parses the file content: 32 hexadecimal digits (surrounding whitespace allowed).
+Result<SipKey> ParseSalt(const std::string& content, const std::string& path);
+
+}  // namespace ltl

@@ -1,0 +1,57 @@
+// CsvReader: a streaming RFC 4180 reader over an InputStream. Quoted fields may hold commas,
+// doubled quotes and newlines; records end in LF or CRLF; a UTF-8 BOM before the header is dropped.
+// Fields are views into the reader's buffer (or into its unescape scratch when they had doubled
+// quotes), valid until the next call. Records and fields larger than the ReadLimits are skipped as
+// bad records, as are malformed ones (text after a closing quote, an unterminated quote at the end
+// of input); reading then resumes at the next record.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "read/input_stream.h"
+#include "read/read_context.h"
+
+namespace ltl {
+
+class CsvReader {
+ public:
+  CsvReader(InputStream* in, const ReadLimits& limits, size_t buffer_bytes = 1 << 20);
+
+  enum class Outcome { kRecord, kEnd, kBad, kError };
+  // kRecord: fields() holds the record. kBad: bad_reason() says why (a fixed phrase); the record
+  // was consumed. kError: error() holds the input failure. Blank lines are skipped.
+  Outcome Next();
+  const std::vector<std::string_view>& fields() const { return fields_; }
+  uint64_t record_line() const { return record_line_; }  // 1-based line the record starts on
+  const std::string& bad_reason() const { return bad_reason_; }
+  const Status& error() const { return error_; }
+
+ private:
+  enum class Parse { kDone, kNeedMore, kBad };
+  Parse ParseRecord(size_t* consumed);
+  bool Fill();
+  // Consumes bytes up to and including the next newline outside quotes (after a bad record).
+  void Discard(size_t from, bool in_quotes);
+  void CountLines(size_t from, size_t to);
+
+  InputStream* in_;
+  ReadLimits limits_;
+  std::string buf_;
+  size_t begin_ = 0, end_ = 0;
+  bool eof_ = false;
+  bool first_ = true;
+  uint64_t line_ = 1;  // line number at begin_
+  uint64_t record_line_ = 0;
+  std::vector<std::string_view> fields_;
+  std::vector<std::pair<size_t, size_t>> spans_;  // (offset, length); offset tagged for scratch
+  std::vector<bool> in_scratch_;
+  std::string scratch_;
+  std::string bad_reason_;
+  Status error_;
+};
+
+}  // namespace ltl

@@ -1,0 +1,26 @@
+// Python-style JSON: re-serializes a simdjson DOM element the way a chat template's `tojson` filter
+// (Python's json.dumps with ensure_ascii=False) writes it: ", " and ": " separators (or indent=N),
+// the request's key order, Python's float repr, and `cache_control` keys dropped (Anthropic prompt
+// caching hints that are not part of the prompt).
+#pragma once
+
+#include <simdjson.h>
+
+#include <string>
+#include <string_view>
+
+namespace ltl {
+
+struct PyJsonStyle {
+  int indent = -1;  // -1 = one line; N = json.dumps(indent=N) (separators "," and ": ")
+};
+
+void AppendPyJson(simdjson::dom::element e, const PyJsonStyle& style, std::string* out);
+// A JSON string literal with Python's escapes (ensure_ascii=False): \" \\ \n \r \t \b \f, other
+// control characters as \u00XX; everything else verbatim.
+void AppendPyJsonString(std::string_view s, std::string* out);
+// Python's repr() of a float: shortest round-trip digits, fixed notation for exponents -4..15,
+// otherwise d.ddde+XX; integral values end in ".0".
+void AppendPyFloat(double d, std::string* out);
+
+}  // namespace ltl

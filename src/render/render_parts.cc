@@ -1,0 +1,176 @@
+// Shared rendering pieces (see render_parts.h).
+#include "render/render_parts.h"
+
+#include <fmt/format.h>
+
+#include "hash/siphash.h"
+
+namespace ltl::render {
+namespace {
+
+// A fixed, public key: attachment digests only need to be stable and distinct; the rendered text
+// they sit in is hashed with the secret salt before anything leaves the process.
+constexpr SipKey kDigestKey{0x6c6c6d7472616666ull, 0x69636c656e736469ull};
+
+void AppendBlock(element part, RenderedPrompt* p);
+
+void AppendToolResultContent(element content, RenderedPrompt* p) {
+  AppendContent(content, p);
+}
+
+void AppendBlock(element part, RenderedPrompt* p) {
+  if (part.is_string()) {
+    p->text.append(part.get_string().value_unsafe());
+    return;
+  }
+  object obj;
+  if (part.get_object().get(obj)) {
+    AppendPyJson(part, PyJsonStyle{}, &p->text);
+    return;
+  }
+  std::string_view type = StringField(obj, "type");
+  element v;
+  if (type == "text" || type == "input_text" || type == "output_text") {
+    p->text.append(StringField(obj, "text"));
+  } else if (type == "image_url" || type == "image" || type == "input_image") {
+    p->has_image = true;
+    element src;
+    if (Field(obj, "image_url", &src) || Field(obj, "source", &src))
+      AppendDigest("image", src, p);
+    else
+      AppendDigest("image", part, p);
+  } else if (type == "document" || type == "file" || type == "input_file" ||
+             type == "input_audio") {
+    p->has_file = true;
+    element src;
+    if (Field(obj, "source", &src) || Field(obj, "file", &src) || Field(obj, "input_audio", &src))
+      AppendDigest(type == "input_audio" ? "audio" : "document", src, p);
+    else
+      AppendDigest("document", part, p);
+  } else if (type == "tool_use" || type == "server_tool_use") {
+    p->text.append("<tool_use id=\"");
+    p->text.append(StringField(obj, "id"));
+    p->text.append("\" name=\"");
+    p->text.append(StringField(obj, "name"));
+    p->text.append("\">");
+    if (Field(obj, "input", &v)) AppendPyJson(v, PyJsonStyle{}, &p->text);
+    p->text.append("</tool_use>");
+  } else if (type == "tool_result") {
+    p->text.append("<tool_result tool_use_id=\"");
+    p->text.append(StringField(obj, "tool_use_id"));
+    p->text.append("\"");
+    bool is_error = false;
+    if (Field(obj, "is_error", &v) && v.is_bool() && v.get_bool().value_unsafe()) is_error = true;
+    p->text.append(is_error ? " is_error>" : ">");
+    if (Field(obj, "content", &v)) AppendToolResultContent(v, p);
+    p->text.append("</tool_result>");
+  } else if (type == "thinking") {
+    // The thinking text is part of the prefix Anthropic caches; its `signature` is not rendered.
+    p->text.append("<thinking>");
+    p->text.append(StringField(obj, "thinking"));
+    p->text.append("</thinking>");
+  } else if (type == "redacted_thinking") {
+    if (Field(obj, "data", &v)) AppendDigest("redacted_thinking", v, p);
+  } else {
+    // Unknown part types render as their JSON (cache_control dropped), so they still count.
+    AppendPyJson(part, PyJsonStyle{}, &p->text);
+  }
+}
+
+}  // namespace
+
+std::string_view StringField(object obj, std::string_view key) {
+  std::string_view s;
+  if (obj.at_key(key).get_string().get(s)) return {};
+  return s;
+}
+
+bool Field(object obj, std::string_view key, element* out) {
+  if (obj.at_key(key).get(*out)) return false;
+  return !out->is_null();
+}
+
+void AppendContent(element content, RenderedPrompt* p) {
+  if (content.is_string()) {
+    p->text.append(content.get_string().value_unsafe());
+  } else if (content.is_array()) {
+    array content_list = content.get_array().value_unsafe();
+    for (element part : content_list) AppendBlock(part, p);
+  } else if (content.is_object()) {
+    AppendBlock(content, p);
+  } else if (!content.is_null()) {
+    AppendPyJson(content, PyJsonStyle{}, &p->text);
+  }
+}
+
+void AppendDigest(std::string_view kind, element e, RenderedPrompt* p) {
+  std::string json;
+  if (e.is_string())
+    json.assign(e.get_string().value_unsafe());
+  else
+    AppendPyJson(e, PyJsonStyle{}, &json);
+  p->text.append(fmt::format("<{} {:016x}>", kind, SipHash24(kDigestKey, json)));
+}
+
+void AppendToolCalls(object msg, RenderedPrompt* p) {
+  auto one = [p](object fn) {
+    p->text.append("\n<tool_call>\n{\"name\": ");
+    AppendPyJsonString(StringField(fn, "name"), &p->text);
+    p->text.append(", \"arguments\": ");
+    element args;
+    if (Field(fn, "arguments", &args)) {
+      if (args.is_string())
+        p->text.append(args.get_string().value_unsafe());  // the client's JSON text, verbatim
+      else
+        AppendPyJson(args, PyJsonStyle{}, &p->text);
+    } else {
+      p->text.append("{}");
+    }
+    p->text.append("}\n</tool_call>");
+  };
+  element calls;
+  if (Field(msg, "tool_calls", &calls) && calls.is_array()) {
+    array calls_list = calls.get_array().value_unsafe();
+    for (element c : calls_list) {
+      object call, fn;
+      if (c.get_object().get(call)) continue;
+      if (call.at_key("function").get_object().get(fn)) continue;
+      one(fn);
+    }
+  }
+  object fc;
+  if (!msg.at_key("function_call").get_object().get(fc)) one(fc);
+}
+
+bool HasTools(object body) {
+  array a;
+  if (!body.at_key("tools").get_array().get(a) && a.size() > 0) return true;
+  if (!body.at_key("functions").get_array().get(a) && a.size() > 0) return true;
+  return false;
+}
+
+bool AppendTools(object body, const PyJsonStyle& style, std::string_view sep, RenderedPrompt* p) {
+  array a;
+  if (body.at_key("tools").get_array().get(a) || a.size() == 0) {
+    if (body.at_key("functions").get_array().get(a) || a.size() == 0) return false;
+  }
+  p->tools_begin = p->text.size();
+  for (element t : a) {
+    AppendPyJson(t, style, &p->text);
+    p->text.append(sep);
+  }
+  p->tools_end = p->text.size();
+  return true;
+}
+
+void AppendToolsBlock(object body, RenderedPrompt* p) {
+  p->text.append(
+      "# Tools\n\nYou may call one or more functions to assist with the user query.\n\n"
+      "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n");
+  AppendTools(body, PyJsonStyle{}, "\n", p);
+  p->text.append(
+      "</tools>\n\nFor each function call, return a json object with function name and arguments "
+      "within <tool_call></tool_call> XML tags.");
+}
+
+}  // namespace ltl::render

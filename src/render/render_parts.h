@@ -1,0 +1,50 @@
+// Pieces shared by the layout renderers: content parts and blocks, tool calls, tool definition
+// lists, attachment digests. Internal to src/render/.
+#pragma once
+
+#include <simdjson.h>
+
+#include <string_view>
+
+#include "render/py_json.h"
+#include "render/render_prompt.h"
+
+namespace ltl::render {
+
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+// The string at obj[key], or "" when absent or not a string.
+std::string_view StringField(object obj, std::string_view key);
+// obj[key] when present and not null.
+bool Field(object obj, std::string_view key, element* out);
+
+// Message content: a string, an array of OpenAI parts or Anthropic blocks, or null.
+void AppendContent(element content, RenderedPrompt* p);
+// "<image 0123456789abcdef>"-style placeholder: a stable digest of the attachment's JSON.
+void AppendDigest(std::string_view kind, element e, RenderedPrompt* p);
+// OpenAI assistant tool calls (and legacy function_call) as <tool_call> blocks.
+void AppendToolCalls(object msg, RenderedPrompt* p);
+// The body's tool definitions ("tools", else legacy "functions"): each as Python JSON followed by
+// `sep`; records the span in p->tools_begin/end. Returns false when the body has none.
+bool AppendTools(object body, const PyJsonStyle& style, std::string_view sep, RenderedPrompt* p);
+bool HasTools(object body);
+
+// The "# Tools ... <tools>" preamble and closing lines used by the ChatML-style layouts.
+void AppendToolsBlock(object body, RenderedPrompt* p);
+
+// Starts/ends a conversation-identifying span at the current end of the text.
+inline size_t Mark(const RenderedPrompt* p) {
+  return p->text.size();
+}
+inline void AddSpan(size_t begin, RenderedPrompt* p) {
+  if (p->text.size() > begin) p->conversation_spans.emplace_back(begin, p->text.size());
+}
+
+const char* RenderToolsFirst(object body, RenderedPrompt* p);
+const char* RenderToolsInSystem(object body, RenderedPrompt* p);
+const char* RenderToolsInFirstUser(object body, RenderedPrompt* p);
+const char* RenderAnthropic(object body, RenderedPrompt* p);
+
+}  // namespace ltl::render

@@ -1,0 +1,40 @@
+// RenderPrompt: an OpenAI chat or Anthropic Messages request body -> the text its model's chat
+// template puts before generation (tools, system, every message with role, name, tool_call_id,
+// content and tool calls), in the layout chosen for the model. Pure: no I/O, no shared state, so
+// worker threads may call it concurrently with their own RenderedPrompt.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "render/layout.h"
+
+namespace ltl {
+
+struct RenderedPrompt {
+  std::string text;
+  Layout layout = Layout::kToolsFirst;
+  bool anthropic_body = false;
+  // Spans of `text` that identify a conversation when no session id exists: the system content and
+  // the first user message's content (never the tools, so a tool change does not split it).
+  std::vector<std::pair<size_t, size_t>> conversation_spans;
+  size_t tools_begin = 0, tools_end = 0;  // the rendered tool definitions (empty = none)
+  bool has_image = false, has_file = false;
+  void Clear();
+};
+
+// Renders `body`. `model` is the model name the layout is chosen from (the log's model column, else
+// the body's "model"). Returns nullptr on success, else a fixed skip reason (never input text).
+const char* RenderPrompt(simdjson::dom::element body, Layout requested, std::string_view model,
+                         RenderedPrompt* out);
+
+// True when the body is in Anthropic Messages format (top-level system, tools with input_schema,
+// or Anthropic-only content blocks).
+bool IsAnthropicBody(simdjson::dom::element body);
+
+}  // namespace ltl

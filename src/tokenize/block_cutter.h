@@ -1,0 +1,45 @@
+// BlockCutter: rendered prompt text -> token count and salted chained block ids. The approximate
+// cutter (default) counts 4 Unicode code points per token and cuts blocks of 4 x block_size code
+// points; the token cutter encodes with a real Tokenizer (src/tokenize/tokenizer.h) and cuts
+// block_size token ids. Both feed the same BlockChain, so the rest of the pipeline cannot tell them
+// apart. A cutter holds scratch buffers: one per thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hash/block_chain.h"
+#include "tokenize/tokenizer.h"
+
+namespace ltl {
+
+constexpr uint32_t kGatewayDefaultBlockSize = 16;
+constexpr uint32_t kCodePointsPerToken = 4;
+
+class BlockCutter {
+ public:
+  virtual ~BlockCutter() = default;
+  // Appends the chained ids of `text` to *ids (after chain->Reset()) and returns its token count.
+  virtual int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) = 0;
+  // Token count only (for response text, when no usage was logged).
+  virtual int64_t Count(std::string_view text) = 0;
+  uint32_t block_size() const { return block_size_; }
+
+ protected:
+  explicit BlockCutter(uint32_t block_size) : block_size_(block_size) {}
+  uint32_t block_size_;
+};
+
+// Approximate: ceil(code points / 4) tokens; blocks of 4 x block_size code points.
+std::unique_ptr<BlockCutter> MakeApproxCutter(uint32_t block_size);
+// Exact: the tokenizer's ids, blocks of block_size ids (each hashed as little-endian uint32s).
+// `tokenizer` must outlive the cutter.
+std::unique_ptr<BlockCutter> MakeTokenCutter(const Tokenizer* tokenizer, uint32_t block_size);
+
+// Number of UTF-8 code points in `s` (bytes that are not continuation bytes).
+size_t CountCodePoints(std::string_view s);
+
+}  // namespace ltl
