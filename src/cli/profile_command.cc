@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/fleet_args.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
 #include "read/load_input.h"
@@ -31,6 +32,7 @@ struct ProfileArgs {
   std::string ts_column;             // gateway logs: timestamp column
   std::string template_name = "auto";  // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
+  FleetArgs fleet;
 };
 
 int RunProfile(const ProfileArgs& a) {
@@ -61,6 +63,10 @@ int RunProfile(const ProfileArgs& a) {
     caps.blocks = *r;
   }
   if (caps.tokens.empty() && caps.blocks.empty()) caps.tokens = DefaultCapacityTokens();
+  if (Status fst = CheckFleetArgs(a.fleet); !fst.ok()) {
+    PrintError(fst.message());
+    return kExitUnusable;
+  }
 
   SkipCounter skips;
   ReadContext ctx;
@@ -97,6 +103,8 @@ int RunProfile(const ProfileArgs& a) {
     p.rows_read += in.filtered_status;
   }
   BuildProfile(in.records, trace, opts, caps, &p);
+  std::optional<FleetOptions> fleet = ResolveFleetOptions(a.fleet, trace.block_size, caps);
+  BuildProfile(in.records, trace, opts, caps, &p, fleet ? &*fleet : nullptr);
 
   const std::string json_path = a.output_prefix + ".json";
   Status st = WriteFileAtomically(json_path, RenderReportJson(p));
@@ -161,6 +169,7 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
                   "Gateway logs: file holding the secret hash key, created on first use (default "
                   ".ltl-salt in the working directory)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
+  AddFleetOptions(cmd, &args->fleet);
   cmd->callback([args, &registry] { registry.Set([args] { return RunProfile(*args); }); });
 }
 

@@ -5,6 +5,7 @@
 
 #include "report/distributions.h"
 #include "simulate/aiperf_rate.h"
+#include "simulate/fleet_sim.h"
 #include "simulate/lru_curve.h"
 
 namespace ltl {
@@ -14,7 +15,8 @@ std::vector<uint64_t> DefaultCapacityTokens() {
 }
 
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
-                  const ReplayOptions& options, const CapacitySpec& capacities, Profile* p) {
+                  const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
+                  const FleetOptions* fleet) {
   p->block_size = trace.block_size;
   p->warmup = options.warmup;
   p->order = options.order;
@@ -65,6 +67,7 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   p->curve = std::move(rows);
   p->dense_curve = steady.Dense(300);
   p->dist = ComputeDistributions(records, trace);
+  if (fleet) p->fleet = SimulateFleet(trace, options, *fleet, steady);
 }
 
 }  // namespace ltl

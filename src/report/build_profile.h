@@ -7,6 +7,7 @@
 
 #include "common/request_record.h"
 #include "report/profile.h"
+#include "simulate/fleet_options.h"
 #include "simulate/replay_options.h"
 #include "simulate/trace.h"
 
@@ -21,7 +22,9 @@ struct CapacitySpec {
 std::vector<uint64_t> DefaultCapacityTokens();
 
 // Fills the replay and distribution parts of *p (input description fields are the caller's).
+// With `fleet`, also simulates the fleet (p->fleet).
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
-                  const ReplayOptions& options, const CapacitySpec& capacities, Profile* p);
+                  const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
+                  const FleetOptions* fleet = nullptr);
 
 }  // namespace ltl

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/skip_counter.h"
+#include "simulate/fleet_result.h"
 #include "simulate/lru_curve.h"
 #include "simulate/replay_options.h"
 
@@ -79,6 +81,7 @@ struct Profile {
   uint64_t saturation_blocks = 0;  // smallest LRU capacity reaching the ceiling
   std::vector<CurveRow> curve;
   std::vector<CurvePoint> dense_curve;
+  std::optional<FleetResult> fleet;  // --workers: routing policies over N per-worker caches
 
   Distributions dist;
 

@@ -1,6 +1,8 @@
 // report.json rendering (see report_json.h). Rates are ratios in [0, 1]; tokens are integers.
 #include "report/report_json.h"
 
+#include "report/fleet_json.h"
+
 namespace ltl {
 namespace {
 
@@ -81,6 +83,7 @@ Json ProfileToJson(const Profile& p) {
     dense.push_back(e);
   }
   j["dense_curve"] = dense;
+  if (p.fleet) j["fleet"] = FleetToJson(*p.fleet, p.block_size);
 
   const Distributions& d = p.dist;
   Json models = Json::object();

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/units.h"
+#include "report/fleet_summary.h"
 
 namespace ltl {
 namespace {
@@ -60,6 +61,7 @@ std::string RenderTerminalSummary(const Profile& p) {
   out += fmt::format("{:>16}  {:>6}{}  <- ceiling\n", "unbounded",
                      Percent(p.Rate(p.ceiling, p.measured_tokens)),
                      SplitText(p, p.ceiling, p.measured_tokens));
+  if (p.fleet) out += RenderFleetSummary(*p.fleet, p.block_size, p.warmup);
   return out;
 }
 

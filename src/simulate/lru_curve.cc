@@ -111,6 +111,11 @@ class StackDistances {
 }  // namespace
 
 LruCurve LruCurve::Compute(const Trace& trace, const ReplayOptions& options) {
+  return ComputeFrom(trace, options, FirstMeasured(trace.requests.size(), options.warmup));
+}
+
+LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
+                               size_t first_measured) {
   LruCurve c;
   c.has_split_ = trace.num_conversations > 0;
   std::vector<int64_t> total(static_cast<size_t>(trace.num_blocks) + 1, 0);
@@ -120,7 +125,6 @@ LruCurve LruCurve::Compute(const Trace& trace, const ReplayOptions& options) {
   std::vector<uint32_t> dist;
 
   const size_t n = trace.requests.size();
-  const size_t first_measured = FirstMeasured(n, options.warmup);
   uint64_t max_d = 0;
   for (size_t i = 0; i < n; ++i) {
     const TraceRequest& r = trace.requests[i];

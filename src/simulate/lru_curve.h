@@ -24,6 +24,11 @@ struct CurvePoint {
 class LruCurve {
  public:
   static LruCurve Compute(const Trace& trace, const ReplayOptions& options);
+  // The same with the measured window given as an index: requests [first_measured, n) are
+  // measured, options.warmup is ignored. A fleet's per-worker sub-trace measures the requests that
+  // are in the fleet's window, which no share of its own length expresses exactly.
+  static LruCurve ComputeFrom(const Trace& trace, const ReplayOptions& options,
+                              size_t first_measured);
 
   // Hit tokens at a capacity in blocks (0 = no cache).
   HitTokens At(uint64_t capacity_blocks) const;

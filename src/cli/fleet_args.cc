@@ -1,0 +1,130 @@
+// Fleet options of `profile` (see fleet_args.h).
+#include "cli/fleet_args.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "common/units.h"
+
+namespace ltl::cli {
+namespace {
+
+// The tokens every default prefix-hash key covers.
+constexpr uint32_t kDefaultRoutePrefixTokens = 512;
+
+// A size list whose items may also be "unbounded" (returned as kUnboundedCapacity).
+Result<std::vector<uint64_t>> ParseCapacityList(const std::string& text) {
+  std::vector<uint64_t> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = text.substr(start, comma - start);
+    start = comma + 1;
+    if (item == "unbounded" || item == "inf") {
+      out.push_back(kUnboundedCapacity);
+      continue;
+    }
+    auto r = ParseSize(item);
+    if (!r.ok()) return r.status();
+    if (*r == 0) return Status::InvalidArgument("a per-worker cache size must be positive");
+    out.push_back(*r);
+  }
+  return out;
+}
+
+}  // namespace
+
+void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
+  const std::string group = "Fleet (N workers behind a router)";
+  CLI::Option* workers =
+      cmd->add_option("--workers", a->workers,
+                      "Simulate N workers, each with its own cache, under each routing policy")
+          ->check(CLI::Range(1u, 65536u))
+          ->group(group);
+  auto need = [&](CLI::Option* o) { o->needs(workers)->group(group); };
+  need(cmd->add_option("--per-worker-capacity", a->capacity,
+                       "Per-worker cache sizes in tokens, comma-separated, 'unbounded' allowed "
+                       "(default: the --capacity sizes)"));
+  need(cmd->add_option("--per-worker-capacity-blocks", a->capacity_blocks,
+                       "Per-worker cache sizes in blocks, comma-separated"));
+  need(cmd->add_option("--routing", a->routing,
+                       "Routing policies: round-robin, random, session, prefix-hash, "
+                       "prefix-aware, kv-cost, or all (default all)"));
+  need(cmd->add_option("--seed", a->seed, "Seed of random routing (default 1)"));
+  need(cmd->add_option("--route-prefix-blocks", a->route_prefix_blocks,
+                       "Blocks hashed by prefix-hash routing (default: those covering the first "
+                       "512 tokens)"));
+  need(cmd->add_option("--balance-rel-threshold", a->balance_rel_threshold,
+                       "prefix-aware load guard: busiest worker has more than this times the "
+                       "least busy's outstanding requests (default 1.5, SGLang's)"));
+  need(cmd->add_option("--balance-abs-threshold", a->balance_abs_threshold,
+                       "prefix-aware load guard: ... and more than this many more (default 64, "
+                       "SGLang's)"));
+  need(cmd->add_option("--kv-cost-weight", a->kv_cost_weight,
+                       "kv-cost: weight of outstanding decode blocks against uncached prefill "
+                       "blocks (default 1)"));
+  need(cmd->add_option("--prefill-rate", a->prefill_rate,
+                       "Load model: prompt tokens per second one worker prefills (default 10000)"));
+  need(cmd->add_option("--decode-rate", a->decode_rate,
+                       "Load model: output tokens per second per request (default 50)"));
+  need(cmd->add_flag("--no-prefill-queue", a->no_prefill_queue,
+                     "Load model: prefills on a worker overlap instead of queueing behind each "
+                     "other"));
+}
+
+Status CheckFleetArgs(const FleetArgs& a) {
+  if (a.workers == 0) return Status::Ok();
+  if (!a.capacity.empty()) {
+    auto r = ParseCapacityList(a.capacity);
+    if (!r.ok()) return Status::InvalidArgument("--per-worker-capacity: " + r.status().message());
+  }
+  if (!a.capacity_blocks.empty()) {
+    auto r = ParseCapacityList(a.capacity_blocks);
+    if (!r.ok())
+      return Status::InvalidArgument("--per-worker-capacity-blocks: " + r.status().message());
+  }
+  auto routing = ParseRoutingList(a.routing);
+  if (!routing.ok()) return Status::InvalidArgument("--routing: " + routing.status().message());
+  if (!(a.balance_rel_threshold >= 0) || !std::isfinite(a.balance_rel_threshold))
+    return Status::InvalidArgument("--balance-rel-threshold must be a number >= 0");
+  if (a.balance_abs_threshold < 0)
+    return Status::InvalidArgument("--balance-abs-threshold must be >= 0");
+  if (!(a.kv_cost_weight >= 0) || !std::isfinite(a.kv_cost_weight))
+    return Status::InvalidArgument("--kv-cost-weight must be a number >= 0");
+  if (!(a.prefill_rate > 0) || !(a.decode_rate > 0))
+    return Status::InvalidArgument("--prefill-rate and --decode-rate must be positive");
+  return Status::Ok();
+}
+
+std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& a, uint32_t block_size,
+                                                const CapacitySpec& capacities) {
+  if (a.workers == 0) return std::nullopt;
+  const uint64_t bs = std::max<uint32_t>(block_size, 1);
+  FleetOptions o;
+  o.workers = a.workers;
+  std::vector<uint64_t> tokens = capacities.tokens, blocks = capacities.blocks;
+  if (!a.capacity.empty() || !a.capacity_blocks.empty()) {
+    tokens = a.capacity.empty() ? std::vector<uint64_t>{} : *ParseCapacityList(a.capacity);
+    blocks = a.capacity_blocks.empty() ? std::vector<uint64_t>{}
+                                       : *ParseCapacityList(a.capacity_blocks);
+  }
+  for (uint64_t t : tokens)
+    o.capacity_blocks.push_back(t == kUnboundedCapacity ? t : std::max<uint64_t>(t / bs, 1));
+  for (uint64_t b : blocks) o.capacity_blocks.push_back(b);
+  o.policies = *ParseRoutingList(a.routing);
+  o.seed = a.seed;
+  o.prefix_blocks = a.route_prefix_blocks > 0
+                        ? a.route_prefix_blocks
+                        : static_cast<uint32_t>((kDefaultRoutePrefixTokens + bs - 1) / bs);
+  o.balance_rel_threshold = a.balance_rel_threshold;
+  o.balance_abs_threshold = a.balance_abs_threshold;
+  o.kv_cost_weight = a.kv_cost_weight;
+  o.load.prefill_rate = a.prefill_rate;
+  o.load.decode_rate = a.decode_rate;
+  o.load.prefill_queue = !a.no_prefill_queue;
+  return o;
+}
+
+}  // namespace ltl::cli

@@ -1,0 +1,41 @@
+// The fleet options of `profile` (--workers, --per-worker-capacity, --routing and the policies'
+// knobs): registration on the CLI11 command, checks before the input is read, and resolution into
+// FleetOptions once the trace's block size is known.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "common/status.h"
+#include "report/build_profile.h"
+#include "simulate/fleet_options.h"
+
+namespace ltl::cli {
+
+struct FleetArgs {
+  uint32_t workers = 0;              // 0 = no fleet simulation
+  std::string capacity;              // per-worker tokens, e.g. 1M,4M,unbounded
+  std::string capacity_blocks;       // per-worker blocks
+  std::string routing = "all";
+  uint64_t seed = 1;
+  uint32_t route_prefix_blocks = 0;  // 0 = the blocks covering the first 512 tokens
+  double balance_rel_threshold = 1.5;
+  int64_t balance_abs_threshold = 64;
+  double kv_cost_weight = 1.0;
+  double prefill_rate = LoadModel{}.prefill_rate;
+  double decode_rate = LoadModel{}.decode_rate;
+  bool no_prefill_queue = false;
+};
+
+void AddFleetOptions(CLI::App* cmd, FleetArgs* args);
+
+// Checks the fleet options (lists parse, values in range); run before reading the input.
+Status CheckFleetArgs(const FleetArgs& args);
+
+// FleetOptions for a trace of this block size, or nullopt without --workers. Per-worker sizes
+// default to the single-cache sizes (`capacities`).
+std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& args, uint32_t block_size,
+                                                const CapacitySpec& capacities);
+
+}  // namespace ltl::cli

@@ -1,0 +1,90 @@
+// report.json's "fleet" object (see fleet_json.h). Unbounded capacities are null with
+// "unbounded": true, since no JSON number stands for infinity.
+#include "report/fleet_json.h"
+
+namespace ltl {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+double Ratio(int64_t a, int64_t b) {
+  return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
+
+void PutCapacity(Json& j, const char* prefix, uint64_t blocks, uint32_t block_size) {
+  std::string b = std::string(prefix) + "capacity_blocks";
+  std::string t = std::string(prefix) + "capacity_tokens";
+  if (blocks == kUnboundedCapacity) {
+    j[b] = nullptr;
+    j[t] = nullptr;
+  } else {
+    j[b] = blocks;
+    j[t] = blocks * block_size;
+  }
+}
+
+}  // namespace
+
+Json FleetToJson(const FleetResult& f, uint32_t block_size) {
+  const FleetOptions& o = f.options;
+  Json j;
+  j["workers"] = o.workers;
+  j["requests"] = f.requests;
+  j["measured_requests"] = f.measured_requests;
+  j["measured_tokens"] = f.measured_tokens;
+  j["conversations_known"] = f.conversations_known;
+  j["settings"] = Json{{"seed", o.seed},
+                       {"route_prefix_blocks", o.prefix_blocks},
+                       {"balance_rel_threshold", o.balance_rel_threshold},
+                       {"balance_abs_threshold", o.balance_abs_threshold},
+                       {"kv_cost_weight", o.kv_cost_weight},
+                       {"prefill_rate_tokens_per_s", o.load.prefill_rate},
+                       {"decode_rate_tokens_per_s", o.load.decode_rate},
+                       {"prefill_queue", o.load.prefill_queue},
+                       {"default_output_tokens", f.default_output_tokens}};
+  j["ceiling"] = Json{{"hit_rate", Ratio(f.ceiling.hit, f.measured_tokens)},
+                      {"hit_tokens", f.ceiling.hit}};
+  Json caps = Json::array();
+  for (size_t c = 0; c < o.capacity_blocks.size(); ++c) {
+    const uint64_t cap = o.capacity_blocks[c];
+    const bool unbounded = cap == kUnboundedCapacity;
+    Json e;
+    e["unbounded"] = unbounded;
+    PutCapacity(e, "per_worker_", cap, block_size);
+    PutCapacity(e, "pooled_", unbounded ? cap : cap * o.workers, block_size);
+    e["pooled_hit_rate"] = Ratio(f.pooled[c].hit, f.measured_tokens);
+    e["pooled_hit_tokens"] = f.pooled[c].hit;
+    caps.push_back(e);
+  }
+  j["capacities"] = caps;
+  Json policies = Json::array();
+  for (const FleetPolicyResult& pr : f.policies) {
+    Json e;
+    e["policy"] = std::string(RoutingPolicyName(pr.policy));
+    e["cache_aware"] = IsCacheAware(pr.policy);
+    if (pr.policy == RoutingPolicy::kSession || pr.policy == RoutingPolicy::kPrefixHash)
+      e["fallback_requests"] = pr.fallback_requests;
+    Json points = Json::array();
+    for (const FleetPoint& pt : pr.points) {
+      Json q;
+      q["unbounded"] = pt.capacity_blocks == kUnboundedCapacity;
+      PutCapacity(q, "per_worker_", pt.capacity_blocks, block_size);
+      q["hit_rate"] = pt.HitRate();
+      q["hit_tokens"] = pt.hit_tokens;
+      q["measured_tokens"] = pt.measured_tokens;
+      q["requests_cv"] = pt.RequestsCv();
+      q["uncached_prefill_tokens_cv"] = pt.UncachedCv();
+      q["requests_per_worker"] = pt.requests;
+      q["uncached_prefill_tokens_per_worker"] = pt.uncached_tokens;
+      if (pr.policy == RoutingPolicy::kPrefixAware) q["guard_triggers"] = pt.guard_triggers;
+      points.push_back(q);
+    }
+    e["points"] = points;
+    policies.push_back(e);
+  }
+  j["policies"] = policies;
+  j["run_time_s"] = f.seconds;
+  return j;
+}
+
+}  // namespace ltl

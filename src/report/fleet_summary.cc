@@ -1,0 +1,99 @@
+// Terminal rendering of a fleet simulation (see fleet_summary.h).
+#include "report/fleet_summary.h"
+
+#include <fmt/format.h>
+
+#include "common/units.h"
+
+namespace ltl {
+namespace {
+
+std::string CapacityLabel(uint64_t blocks, uint32_t block_size) {
+  if (blocks == kUnboundedCapacity) return "unbounded";
+  if (block_size == 0) return fmt::format("{} blk", WithCommas(static_cast<int64_t>(blocks)));
+  return TokenSize(blocks * block_size);
+}
+
+std::string PolicyLabel(const FleetPolicyResult& pr, const FleetOptions& o) {
+  std::string name(RoutingPolicyName(pr.policy));
+  switch (pr.policy) {
+    case RoutingPolicy::kRandom: return fmt::format("{} (seed {})", name, o.seed);
+    case RoutingPolicy::kPrefixHash: return fmt::format("{} (k={})", name, o.prefix_blocks);
+    case RoutingPolicy::kKvCost: return fmt::format("{} (w={})", name, o.kv_cost_weight);
+    default: return name;
+  }
+}
+
+double Rate(int64_t hit, int64_t measured) {
+  return measured > 0 ? static_cast<double>(hit) / static_cast<double>(measured) : 0.0;
+}
+
+}  // namespace
+
+std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double warmup) {
+  const FleetOptions& o = f.options;
+  const size_t ncap = o.capacity_blocks.size();
+  std::string out;
+  out += fmt::format("\nfleet of {} workers  ({})\n", o.workers,
+                     warmup > 0 ? fmt::format("steady state: last {} of requests",
+                                              Percent(1.0 - warmup, 0))
+                                : std::string("cold start: all requests"));
+  out += "hit rate by per-worker cache size\n";
+  out += fmt::format("  {:<20}", "");
+  for (uint64_t c : o.capacity_blocks) out += fmt::format("{:>10}", CapacityLabel(c, block_size));
+  out += "\n";
+  for (const FleetPolicyResult& pr : f.policies) {
+    out += fmt::format("  {:<20}", PolicyLabel(pr, o));
+    for (const FleetPoint& pt : pr.points) out += fmt::format("{:>10}", Percent(pt.HitRate()));
+    out += "\n";
+  }
+  out += fmt::format("  {:<20}", fmt::format("pooled ({} x size)", o.workers));
+  for (const HitTokens& h : f.pooled) out += fmt::format("{:>10}", Percent(Rate(h.hit, f.measured_tokens)));
+  out += "\n";
+  out += fmt::format("  {:<20}{:>10}  <- ceiling (one unbounded cache)\n", "ceiling",
+                     Percent(Rate(f.ceiling.hit, f.measured_tokens)));
+
+  if (ncap > 0 && !f.policies.empty()) {
+    const size_t last = ncap - 1;
+    out += fmt::format("load spread across workers at {} per worker  (coefficient of variation)\n",
+                       CapacityLabel(o.capacity_blocks[last], block_size));
+    out += fmt::format("  {:<20}{:>10}{:>18}\n", "", "requests", "uncached prefill");
+    for (const FleetPolicyResult& pr : f.policies) {
+      const FleetPoint& pt = pr.points[last];
+      out += fmt::format("  {:<20}{:>10.2f}{:>18.2f}\n", PolicyLabel(pr, o), pt.RequestsCv(),
+                         pt.UncachedCv());
+    }
+  }
+  for (const FleetPolicyResult& pr : f.policies) {
+    if (pr.policy == RoutingPolicy::kSession && pr.fallback_requests > 0) {
+      if (pr.fallback_requests == f.requests)
+        out += fmt::format("  session: no request carried a session id; all {} routed round-robin\n",
+                           WithCommas(static_cast<int64_t>(f.requests)));
+      else
+        out += fmt::format("  session: {} of {} requests had no session id and were routed "
+                           "round-robin\n",
+                           WithCommas(static_cast<int64_t>(pr.fallback_requests)),
+                           WithCommas(static_cast<int64_t>(f.requests)));
+    }
+    if (pr.policy == RoutingPolicy::kPrefixHash && pr.fallback_requests > 0)
+      out += fmt::format("  prefix-hash: {} requests without blocks were routed round-robin\n",
+                         WithCommas(static_cast<int64_t>(pr.fallback_requests)));
+    if (pr.policy == RoutingPolicy::kPrefixAware) {
+      uint64_t lo = UINT64_MAX, hi = 0;
+      for (const FleetPoint& pt : pr.points) {
+        lo = std::min(lo, pt.guard_triggers);
+        hi = std::max(hi, pt.guard_triggers);
+      }
+      if (!pr.points.empty())
+        out += fmt::format("  prefix-aware: the load guard rerouted {} of {} requests\n",
+                           lo == hi ? WithCommas(static_cast<int64_t>(lo))
+                                    : fmt::format("{}-{}", WithCommas(static_cast<int64_t>(lo)),
+                                                  WithCommas(static_cast<int64_t>(hi))),
+                           WithCommas(static_cast<int64_t>(f.requests)));
+    }
+  }
+  out += fmt::format("  fleet simulated in {:.2f} s\n", f.seconds);
+  return out;
+}
+
+}  // namespace ltl

@@ -1,0 +1,62 @@
+// Fleet simulation settings: the routing policies, the workers and their per-worker cache sizes,
+// the policies' knobs, and the load model that decides how long a request stays outstanding on its
+// worker (docs/SEMANTICS.md, "Fleets").
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace ltl {
+
+enum class RoutingPolicy {
+  kRoundRobin,   // request i -> worker i mod N
+  kRandom,       // uniform, seeded
+  kSession,      // rendezvous hash of the conversation; round-robin for requests without one
+  kPrefixHash,   // rendezvous hash of the first k block ids
+  kPrefixAware,  // longest cached prefix, with SGLang's load guard
+  kKvCost,       // lowest uncached prefill blocks + w x outstanding decode blocks (Dynamo-style)
+};
+
+// Every policy, in report order.
+const std::vector<RoutingPolicy>& AllRoutingPolicies();
+std::string_view RoutingPolicyName(RoutingPolicy p);
+// Whether the policy looks at cache state (then it is simulated once per capacity).
+bool IsCacheAware(RoutingPolicy p);
+// "round-robin,session" -> policies (duplicates dropped, order kept); "all" -> every policy.
+Result<std::vector<RoutingPolicy>> ParseRoutingList(std::string_view text);
+
+// A per-worker capacity that never evicts.
+constexpr uint64_t kUnboundedCapacity = std::numeric_limits<uint64_t>::max();
+
+// How long a request occupies its worker: from arrival until
+//   arrival + uncached prefill tokens / prefill_rate + output tokens / decode_rate,
+// where, with prefill_queue, the prefill starts only once the worker has finished prefilling the
+// requests routed to it before (the prefill rate is the worker's, shared by its requests).
+// Defaults (docs/SEMANTICS.md): one H100 serving an 8B-70B model — prefill is compute-bound,
+// 2 x params FLOP per token at ~50% of the H100's dense peak gives ~31K tok/s (8B, BF16) down to
+// ~7K tok/s (70B, FP8); decode is memory-bound, ~20 ms between tokens per stream in a busy batch.
+struct LoadModel {
+  double prefill_rate = 10000;  // prompt tokens per second, one request on one worker
+  double decode_rate = 50;      // output tokens per second, per request (stream)
+  bool prefill_queue = true;    // a worker prefills one request after another
+};
+
+struct FleetOptions {
+  uint32_t workers = 1;
+  std::vector<uint64_t> capacity_blocks;  // per worker, ascending; kUnboundedCapacity allowed
+  std::vector<RoutingPolicy> policies;
+  uint64_t seed = 1;                // random routing
+  uint32_t prefix_blocks = 1;       // k of prefix-hash
+  double balance_rel_threshold = 1.5;   // prefix-aware guard: busiest > rel x least busy ...
+  int64_t balance_abs_threshold = 64;   // ... and busiest - least busy > abs (outstanding requests)
+  double kv_cost_weight = 1.0;      // w of kv-cost
+  LoadModel load;
+  unsigned threads = 0;             // 0 = std::thread::hardware_concurrency()
+};
+
+}  // namespace ltl

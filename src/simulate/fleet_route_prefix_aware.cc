@@ -1,0 +1,36 @@
+// Prefix-aware routing with SGLang's load guard (see fleet_routers.h).
+#include <algorithm>
+
+#include "simulate/fleet_routers.h"
+
+namespace ltl {
+
+RouteChoice ChoosePrefixAware(const WorkerView& view, double rel_threshold, int64_t abs_threshold,
+                              uint32_t* rotor) {
+  const std::vector<uint32_t>& match = *view.match;
+  const std::vector<int64_t>& load = *view.outstanding;
+  const uint32_t n = static_cast<uint32_t>(match.size());
+  auto [lo, hi] = std::minmax_element(load.begin(), load.end());
+  const bool imbalanced = (*hi - *lo) > abs_threshold &&
+                          static_cast<double>(*hi) > static_cast<double>(*lo) * rel_threshold;
+  RouteChoice choice;
+  bool have = false;
+  for (uint32_t s = 1; s <= n; ++s) {
+    uint32_t w = (*rotor + s) % n;
+    bool better;
+    if (!have) {
+      better = true;
+    } else if (imbalanced) {
+      better = load[w] < load[choice.worker];
+    } else {
+      better = match[w] > match[choice.worker] ||
+               (match[w] == match[choice.worker] && load[w] < load[choice.worker]);
+    }
+    if (better) choice.worker = w, have = true;
+  }
+  choice.guard = imbalanced;
+  *rotor = choice.worker;
+  return choice;
+}
+
+}  // namespace ltl

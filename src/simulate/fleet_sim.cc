@@ -1,0 +1,76 @@
+// The fleet simulation driver (see fleet_sim.h).
+#include "simulate/fleet_sim.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/parallel_jobs.h"
+#include "simulate/fleet_cache_aware.h"
+#include "simulate/fleet_partition.h"
+#include "simulate/fleet_routes.h"
+
+namespace ltl {
+
+int64_t DefaultOutputTokens(const Trace& trace) {
+  std::vector<int64_t> known;
+  for (const TraceRequest& r : trace.requests)
+    if (r.output_tokens >= 0) known.push_back(r.output_tokens);
+  if (known.empty()) return 0;
+  auto mid = known.begin() + static_cast<std::ptrdiff_t>(known.size() / 2);
+  std::nth_element(known.begin(), mid, known.end());
+  return *mid;
+}
+
+FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, FleetOptions options,
+                          const LruCurve& single_cache) {
+  const auto start = std::chrono::steady_clock::now();
+  options.workers = std::max<uint32_t>(options.workers, 1);
+  std::vector<uint64_t>& caps = options.capacity_blocks;
+  std::sort(caps.begin(), caps.end());
+  caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
+
+  FleetResult out;
+  out.requests = trace.requests.size();
+  out.measured_requests = single_cache.measured_requests();
+  out.measured_tokens = single_cache.measured_tokens();
+  out.conversations_known = trace.num_conversations > 0;
+  out.ceiling = single_cache.Unbounded();
+  for (uint64_t c : caps) {
+    bool unbounded = c == kUnboundedCapacity || c > kUnboundedCapacity / options.workers;
+    out.pooled.push_back(unbounded ? single_cache.Unbounded() : single_cache.At(c * options.workers));
+  }
+
+  out.policies.resize(options.policies.size());
+  struct Job {
+    size_t policy;
+    size_t capacity;
+  };
+  std::vector<Job> aware_jobs;
+  for (size_t k = 0; k < options.policies.size(); ++k) {
+    FleetPolicyResult& pr = out.policies[k];
+    pr.policy = options.policies[k];
+    if (IsCacheAware(pr.policy)) {
+      pr.points.resize(caps.size());
+      for (size_t c = 0; c < caps.size(); ++c) aware_jobs.push_back({k, c});
+      continue;
+    }
+    StaticRoutes routes = RouteStatically(trace, pr.policy, options);
+    pr.fallback_requests = routes.fallback_requests;
+    pr.points = EvaluateStaticRoutes(trace, routes, replay, options);
+  }
+  const int64_t default_output = DefaultOutputTokens(trace);
+  out.default_output_tokens = default_output;
+  RunParallel(aware_jobs.size(), options.threads, [&](size_t j) {
+    const Job& job = aware_jobs[j];
+    FleetPolicyResult& pr = out.policies[job.policy];
+    pr.points[job.capacity] =
+        SimulateCacheAware(trace, pr.policy, caps[job.capacity], replay, options, default_output);
+  });
+
+  out.options = std::move(options);
+  out.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace ltl
