@@ -107,8 +107,8 @@ std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& a, uint32_t blo
   std::vector<uint64_t> tokens = capacities.tokens, blocks = capacities.blocks;
   if (!a.capacity.empty() || !a.capacity_blocks.empty()) {
     tokens = a.capacity.empty() ? std::vector<uint64_t>{} : *ParseCapacityList(a.capacity);
-    blocks = a.capacity_blocks.empty() ? std::vector<uint64_t>{}
-                                       : *ParseCapacityList(a.capacity_blocks);
+    blocks =
+        a.capacity_blocks.empty() ? std::vector<uint64_t>{} : *ParseCapacityList(a.capacity_blocks);
   }
   for (uint64_t t : tokens)
     o.capacity_blocks.push_back(t == kUnboundedCapacity ? t : std::max<uint64_t>(t / bs, 1));

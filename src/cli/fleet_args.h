@@ -14,9 +14,9 @@
 namespace ltl::cli {
 
 struct FleetArgs {
-  uint32_t workers = 0;              // 0 = no fleet simulation
-  std::string capacity;              // per-worker tokens, e.g. 1M,4M,unbounded
-  std::string capacity_blocks;       // per-worker blocks
+  uint32_t workers = 0;         // 0 = no fleet simulation
+  std::string capacity;         // per-worker tokens, e.g. 1M,4M,unbounded
+  std::string capacity_blocks;  // per-worker blocks
   std::string routing = "all";
   uint64_t seed = 1;
   uint32_t route_prefix_blocks = 0;  // 0 = the blocks covering the first 512 tokens

@@ -42,8 +42,8 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
                        {"decode_rate_tokens_per_s", o.load.decode_rate},
                        {"prefill_queue", o.load.prefill_queue},
                        {"default_output_tokens", f.default_output_tokens}};
-  j["ceiling"] = Json{{"hit_rate", Ratio(f.ceiling.hit, f.measured_tokens)},
-                      {"hit_tokens", f.ceiling.hit}};
+  j["ceiling"] =
+      Json{{"hit_rate", Ratio(f.ceiling.hit, f.measured_tokens)}, {"hit_tokens", f.ceiling.hit}};
   Json caps = Json::array();
   for (size_t c = 0; c < o.capacity_blocks.size(); ++c) {
     const uint64_t cap = o.capacity_blocks[c];

@@ -17,10 +17,14 @@ std::string CapacityLabel(uint64_t blocks, uint32_t block_size) {
 std::string PolicyLabel(const FleetPolicyResult& pr, const FleetOptions& o) {
   std::string name(RoutingPolicyName(pr.policy));
   switch (pr.policy) {
-    case RoutingPolicy::kRandom: return fmt::format("{} (seed {})", name, o.seed);
-    case RoutingPolicy::kPrefixHash: return fmt::format("{} (k={})", name, o.prefix_blocks);
-    case RoutingPolicy::kKvCost: return fmt::format("{} (w={})", name, o.kv_cost_weight);
-    default: return name;
+    case RoutingPolicy::kRandom:
+      return fmt::format("{} (seed {})", name, o.seed);
+    case RoutingPolicy::kPrefixHash:
+      return fmt::format("{} (k={})", name, o.prefix_blocks);
+    case RoutingPolicy::kKvCost:
+      return fmt::format("{} (w={})", name, o.kv_cost_weight);
+    default:
+      return name;
   }
 }
 
@@ -34,10 +38,10 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
   const FleetOptions& o = f.options;
   const size_t ncap = o.capacity_blocks.size();
   std::string out;
-  out += fmt::format("\nfleet of {} workers  ({})\n", o.workers,
-                     warmup > 0 ? fmt::format("steady state: last {} of requests",
-                                              Percent(1.0 - warmup, 0))
-                                : std::string("cold start: all requests"));
+  out += fmt::format(
+      "\nfleet of {} workers  ({})\n", o.workers,
+      warmup > 0 ? fmt::format("steady state: last {} of requests", Percent(1.0 - warmup, 0))
+                 : std::string("cold start: all requests"));
   out += "hit rate by per-worker cache size\n";
   out += fmt::format("  {:<20}", "");
   for (uint64_t c : o.capacity_blocks) out += fmt::format("{:>10}", CapacityLabel(c, block_size));
@@ -48,13 +52,16 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
     out += "\n";
   }
   out += fmt::format("  {:<20}", fmt::format("pooled ({} x size)", o.workers));
-  for (const HitTokens& h : f.pooled) out += fmt::format("{:>10}", Percent(Rate(h.hit, f.measured_tokens)));
+  for (const HitTokens& h : f.pooled)
+    out += fmt::format("{:>10}", Percent(Rate(h.hit, f.measured_tokens)));
   out += "\n";
   out += fmt::format("  {:<20}{:>10}  <- ceiling (one unbounded cache)\n", "ceiling",
                      Percent(Rate(f.ceiling.hit, f.measured_tokens)));
 
   if (ncap > 0 && !f.policies.empty()) {
-    const size_t last = ncap - 1;
+    // The largest bounded size (the unbounded column only when it is the only one).
+    size_t last = ncap - 1;
+    while (last > 0 && o.capacity_blocks[last] == kUnboundedCapacity) --last;
     out += fmt::format("load spread across workers at {} per worker  (coefficient of variation)\n",
                        CapacityLabel(o.capacity_blocks[last], block_size));
     out += fmt::format("  {:<20}{:>10}{:>18}\n", "", "requests", "uncached prefill");
@@ -67,13 +74,15 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
   for (const FleetPolicyResult& pr : f.policies) {
     if (pr.policy == RoutingPolicy::kSession && pr.fallback_requests > 0) {
       if (pr.fallback_requests == f.requests)
-        out += fmt::format("  session: no request carried a session id; all {} routed round-robin\n",
-                           WithCommas(static_cast<int64_t>(f.requests)));
+        out +=
+            fmt::format("  session: no request carried a session id; all {} routed round-robin\n",
+                        WithCommas(static_cast<int64_t>(f.requests)));
       else
-        out += fmt::format("  session: {} of {} requests had no session id and were routed "
-                           "round-robin\n",
-                           WithCommas(static_cast<int64_t>(pr.fallback_requests)),
-                           WithCommas(static_cast<int64_t>(f.requests)));
+        out += fmt::format(
+            "  session: {} of {} requests had no session id and were routed "
+            "round-robin\n",
+            WithCommas(static_cast<int64_t>(pr.fallback_requests)),
+            WithCommas(static_cast<int64_t>(f.requests)));
     }
     if (pr.policy == RoutingPolicy::kPrefixHash && pr.fallback_requests > 0)
       out += fmt::format("  prefix-hash: {} requests without blocks were routed round-robin\n",

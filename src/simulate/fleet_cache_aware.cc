@@ -27,11 +27,10 @@ FleetPoint SimulateCacheAware(const Trace& trace, RoutingPolicy policy, uint64_t
     const uint32_t* ids = trace.begin(r);
     load.AdvanceTo(r.time_s);
     for (uint32_t w = 0; w < n; ++w) match[w] = caches[w].Match(ids, r.num_blocks);
-    RouteChoice choice =
-        policy == RoutingPolicy::kKvCost
-            ? ChooseKvCost(view, r.num_blocks, options.kv_cost_weight, &rotor)
-            : ChoosePrefixAware(view, options.balance_rel_threshold, options.balance_abs_threshold,
-                                &rotor);
+    RouteChoice choice = policy == RoutingPolicy::kKvCost
+                             ? ChooseKvCost(view, r.num_blocks, options.kv_cost_weight, &rotor)
+                             : ChoosePrefixAware(view, options.balance_rel_threshold,
+                                                 options.balance_abs_threshold, &rotor);
     const uint32_t w = choice.worker;
     const int64_t hit = HitTokenCount(r, match[w]);
     if (choice.guard) ++p.guard_triggers;

@@ -1,26 +1,32 @@
 // Routing policy names and list parsing (see fleet_options.h).
 #include "simulate/fleet_options.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 namespace ltl {
 
 const std::vector<RoutingPolicy>& AllRoutingPolicies() {
   static const std::vector<RoutingPolicy> all = {
-      RoutingPolicy::kRoundRobin,  RoutingPolicy::kRandom,      RoutingPolicy::kSession,
-      RoutingPolicy::kPrefixHash,  RoutingPolicy::kPrefixAware, RoutingPolicy::kKvCost};
+      RoutingPolicy::kRoundRobin, RoutingPolicy::kRandom,      RoutingPolicy::kSession,
+      RoutingPolicy::kPrefixHash, RoutingPolicy::kPrefixAware, RoutingPolicy::kKvCost};
   return all;
 }
 
 std::string_view RoutingPolicyName(RoutingPolicy p) {
   switch (p) {
-    case RoutingPolicy::kRoundRobin: return "round-robin";
-    case RoutingPolicy::kRandom: return "random";
-    case RoutingPolicy::kSession: return "session";
-    case RoutingPolicy::kPrefixHash: return "prefix-hash";
-    case RoutingPolicy::kPrefixAware: return "prefix-aware";
-    case RoutingPolicy::kKvCost: return "kv-cost";
+    case RoutingPolicy::kRoundRobin:
+      return "round-robin";
+    case RoutingPolicy::kRandom:
+      return "random";
+    case RoutingPolicy::kSession:
+      return "session";
+    case RoutingPolicy::kPrefixHash:
+      return "prefix-hash";
+    case RoutingPolicy::kPrefixAware:
+      return "prefix-aware";
+    case RoutingPolicy::kKvCost:
+      return "kv-cost";
   }
   return "?";
 }

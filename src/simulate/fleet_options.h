@@ -50,13 +50,13 @@ struct FleetOptions {
   uint32_t workers = 1;
   std::vector<uint64_t> capacity_blocks;  // per worker, ascending; kUnboundedCapacity allowed
   std::vector<RoutingPolicy> policies;
-  uint64_t seed = 1;                // random routing
-  uint32_t prefix_blocks = 1;       // k of prefix-hash
-  double balance_rel_threshold = 1.5;   // prefix-aware guard: busiest > rel x least busy ...
-  int64_t balance_abs_threshold = 64;   // ... and busiest - least busy > abs (outstanding requests)
-  double kv_cost_weight = 1.0;      // w of kv-cost
+  uint64_t seed = 1;                   // random routing
+  uint32_t prefix_blocks = 1;          // k of prefix-hash
+  double balance_rel_threshold = 1.5;  // prefix-aware guard: busiest > rel x least busy ...
+  int64_t balance_abs_threshold = 64;  // ... and busiest - least busy > abs (outstanding requests)
+  double kv_cost_weight = 1.0;         // w of kv-cost
   LoadModel load;
-  unsigned threads = 0;             // 0 = std::thread::hardware_concurrency()
+  unsigned threads = 0;  // 0 = std::thread::hardware_concurrency()
 };
 
 }  // namespace ltl

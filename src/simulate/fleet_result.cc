@@ -22,7 +22,8 @@ double FleetPoint::RequestsCv() const {
 }
 
 double FleetPoint::UncachedCv() const {
-  return CoefficientOfVariation(std::vector<double>(uncached_tokens.begin(), uncached_tokens.end()));
+  return CoefficientOfVariation(
+      std::vector<double>(uncached_tokens.begin(), uncached_tokens.end()));
 }
 
 }  // namespace ltl

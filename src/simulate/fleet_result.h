@@ -36,16 +36,16 @@ struct FleetPolicyResult {
 };
 
 struct FleetResult {
-  FleetOptions options;            // as run: capacities ascending, knobs resolved
-  uint64_t requests = 0;           // all routed requests
+  FleetOptions options;   // as run: capacities ascending, knobs resolved
+  uint64_t requests = 0;  // all routed requests
   uint64_t measured_requests = 0;
   int64_t measured_tokens = 0;
   bool conversations_known = false;
   int64_t default_output_tokens = 0;  // stands in for unknown output lengths in the load model
-  std::vector<HitTokens> pooled;   // per capacity: one LRU cache of workers x capacity
-  HitTokens ceiling;               // unbounded single cache
+  std::vector<HitTokens> pooled;      // per capacity: one LRU cache of workers x capacity
+  HitTokens ceiling;                  // unbounded single cache
   std::vector<FleetPolicyResult> policies;
-  double seconds = 0;              // wall time of the fleet simulation
+  double seconds = 0;  // wall time of the fleet simulation
 };
 
 }  // namespace ltl

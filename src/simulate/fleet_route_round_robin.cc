@@ -10,13 +10,17 @@ StaticRoutes RouteRoundRobin(const Trace& trace, uint32_t workers) {
   return out;
 }
 
-StaticRoutes RouteStatically(const Trace& trace, RoutingPolicy policy, const FleetOptions& options) {
+StaticRoutes RouteStatically(const Trace& trace, RoutingPolicy policy,
+                             const FleetOptions& options) {
   switch (policy) {
-    case RoutingPolicy::kRandom: return RouteRandom(trace, options.workers, options.seed);
-    case RoutingPolicy::kSession: return RouteSession(trace, options.workers);
+    case RoutingPolicy::kRandom:
+      return RouteRandom(trace, options.workers, options.seed);
+    case RoutingPolicy::kSession:
+      return RouteSession(trace, options.workers);
     case RoutingPolicy::kPrefixHash:
       return RoutePrefixHash(trace, options.workers, options.prefix_blocks);
-    default: return RouteRoundRobin(trace, options.workers);
+    default:
+      return RouteRoundRobin(trace, options.workers);
   }
 }
 

@@ -9,9 +9,9 @@
 namespace ltl {
 
 struct WorkerView {
-  const std::vector<uint32_t>* match;          // leading cached blocks of the request, per worker
-  const std::vector<int64_t>* outstanding;     // outstanding requests, per worker
-  const std::vector<int64_t>* decode_blocks;   // prompt blocks of the outstanding requests
+  const std::vector<uint32_t>* match;         // leading cached blocks of the request, per worker
+  const std::vector<int64_t>* outstanding;    // outstanding requests, per worker
+  const std::vector<int64_t>* decode_blocks;  // prompt blocks of the outstanding requests
 };
 
 struct RouteChoice {

@@ -37,7 +37,8 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
   out.ceiling = single_cache.Unbounded();
   for (uint64_t c : caps) {
     bool unbounded = c == kUnboundedCapacity || c > kUnboundedCapacity / options.workers;
-    out.pooled.push_back(unbounded ? single_cache.Unbounded() : single_cache.At(c * options.workers));
+    out.pooled.push_back(unbounded ? single_cache.Unbounded()
+                                   : single_cache.At(c * options.workers));
   }
 
   out.policies.resize(options.policies.size());
@@ -68,8 +69,7 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
   });
 
   out.options = std::move(options);
-  out.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 

@@ -47,15 +47,24 @@ void WorkerCache::Touch(uint32_t b) {
 
 void WorkerCache::Unlink(uint32_t node) {
   uint32_t p = prev_[node], n = next_[node];
-  if (p != kNil) next_[p] = n; else head_ = n;
-  if (n != kNil) prev_[n] = p; else tail_ = p;
+  if (p != kNil)
+    next_[p] = n;
+  else
+    head_ = n;
+  if (n != kNil)
+    prev_[n] = p;
+  else
+    tail_ = p;
   prev_[node] = next_[node] = kNil;
 }
 
 void WorkerCache::PushFront(uint32_t node) {
   prev_[node] = kNil;
   next_[node] = head_;
-  if (head_ != kNil) prev_[head_] = node; else tail_ = node;
+  if (head_ != kNil)
+    prev_[head_] = node;
+  else
+    tail_ = node;
   head_ = node;
 }
 

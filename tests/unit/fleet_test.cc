@@ -1,7 +1,7 @@
-// Tests for the fleet simulation: N = 1 equals the single cache exactly, session routing reaches the
-// same-conversation share, prefix-aware beats round-robin on shared system prompts, the load guard
-// triggers on a burst, and the cache-oblivious path agrees with a naive per-worker replay written
-// here independently.
+// Tests for the fleet simulation: N = 1 equals the single cache exactly, session routing reaches
+// the same-conversation share, prefix-aware beats round-robin on shared system prompts, the load
+// guard triggers on a burst, and the cache-oblivious path agrees with a naive per-worker replay
+// written here independently.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -58,8 +58,8 @@ std::vector<RequestRecord> SharedPromptLog(uint32_t conversations, uint32_t prom
     for (uint32_t k = 0; k < turns; ++k) {
       uint32_t grow = 1 + rng() % 5;
       for (uint32_t j = 0; j < grow; ++j) history.push_back(next_id++);
-      out.push_back(Rec(t, history, with_ids ? fmt::format("c{}", c) : std::string(), 50 + rng() % 400,
-                        static_cast<int64_t>(rng() % kBs)));
+      out.push_back(Rec(t, history, with_ids ? fmt::format("c{}", c) : std::string(),
+                        50 + rng() % 400, static_cast<int64_t>(rng() % kBs)));
       t += 5 + (rng() % 300) / 10.0;
     }
   }
@@ -100,7 +100,8 @@ int64_t NaiveFleetHit(const Trace& t, const std::vector<uint32_t>& routes, uint3
     const uint32_t* ids = t.begin(r);
     uint32_t k = 0;
     while (k < r.num_blocks && c.where.count(ids[k])) ++k;
-    if (i >= first) hit += std::min<int64_t>(static_cast<int64_t>(k) * r.block_size, r.input_tokens);
+    if (i >= first)
+      hit += std::min<int64_t>(static_cast<int64_t>(k) * r.block_size, r.input_tokens);
     for (uint32_t j = r.num_blocks; j-- > 0;) {
       auto it = c.where.find(ids[j]);
       if (it != c.where.end()) c.order.erase(it->second);
@@ -257,7 +258,8 @@ TEST(Fleet, UnboundedSessionRoutingReachesTheSameConversationShare) {
   ASSERT_GT(ceiling.same(), 0);
   EXPECT_EQ(ceiling.across, 0);  // conversations share nothing
   FleetResult r = SimulateFleet(
-      t, ro, Options(4, {kUnboundedCapacity}, {RoutingPolicy::kSession, RoutingPolicy::kRoundRobin}),
+      t, ro,
+      Options(4, {kUnboundedCapacity}, {RoutingPolicy::kSession, RoutingPolicy::kRoundRobin}),
       single);
   const FleetPoint& session = Policy(r, RoutingPolicy::kSession).points[0];
   EXPECT_EQ(Policy(r, RoutingPolicy::kSession).fallback_requests, 0u);
@@ -305,13 +307,13 @@ TEST(Fleet, LoadGuardFollowsSGLangThresholds) {
     WorkerView v{&match, &load, &blocks};
     return ChoosePrefixAware(v, 1.5, 64, &rotor);
   };
-  EXPECT_FALSE(choose({64, 0}).guard);   // difference not above 64
+  EXPECT_FALSE(choose({64, 0}).guard);    // difference not above 64
   EXPECT_EQ(choose({64, 0}).worker, 0u);  // longest prefix wins
   EXPECT_TRUE(choose({65, 0}).guard);
   EXPECT_EQ(choose({65, 0}).worker, 1u);
-  EXPECT_TRUE(choose({200, 100}).guard);    // 100 > 64 and 200 > 150
-  EXPECT_FALSE(choose({300, 210}).guard);   // 90 > 64 but 300 < 315
-  EXPECT_FALSE(choose({100, 40}).guard);    // 60 <= 64
+  EXPECT_TRUE(choose({200, 100}).guard);   // 100 > 64 and 200 > 150
+  EXPECT_FALSE(choose({300, 210}).guard);  // 90 > 64 but 300 < 315
+  EXPECT_FALSE(choose({100, 40}).guard);   // 60 <= 64
   // Equal match: the least busy wins.
   match = {3, 3};
   EXPECT_EQ(choose({5, 2}).worker, 1u);
