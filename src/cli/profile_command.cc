@@ -102,7 +102,6 @@ int RunProfile(const ProfileArgs& a) {
     p.counting = in.counting;
     p.rows_read += in.filtered_status;
   }
-  BuildProfile(in.records, trace, opts, caps, &p);
   std::optional<FleetOptions> fleet = ResolveFleetOptions(a.fleet, trace.block_size, caps);
   BuildProfile(in.records, trace, opts, caps, &p, fleet ? &*fleet : nullptr);
 
