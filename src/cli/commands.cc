@@ -7,6 +7,7 @@ namespace ltl::cli {
 
 void RegisterCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterProfile(app, registry);
+  RegisterListModels(app, registry);
 }
 
 void PrintError(const std::string& message) {

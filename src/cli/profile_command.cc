@@ -6,9 +6,11 @@
 
 #include "cli/commands.h"
 #include "cli/fleet_args.h"
+#include "cli/kv_cache_options.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
 #include "read/load_input.h"
+#include "report/build_kv_cache.h"
 #include "report/build_profile.h"
 #include "report/report_json.h"
 #include "report/terminal_summary.h"
@@ -33,6 +35,7 @@ struct ProfileArgs {
   std::string template_name = "auto";  // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
   FleetArgs fleet;
+  KvCacheArgs kv;  // eviction policies and KV memory (cli/kv_cache_options.h)
 };
 
 int RunProfile(const ProfileArgs& a) {
@@ -65,6 +68,11 @@ int RunProfile(const ProfileArgs& a) {
   if (caps.tokens.empty() && caps.blocks.empty()) caps.tokens = DefaultCapacityTokens();
   if (Status fst = CheckFleetArgs(a.fleet); !fst.ok()) {
     PrintError(fst.message());
+    return kExitUnusable;
+  }
+  auto kv_request = ResolveKvCacheArgs(a.kv);
+  if (!kv_request.ok()) {
+    PrintError(kv_request.status().message());
     return kExitUnusable;
   }
 
@@ -104,6 +112,8 @@ int RunProfile(const ProfileArgs& a) {
   }
   std::optional<FleetOptions> fleet = ResolveFleetOptions(a.fleet, trace.block_size, caps);
   BuildProfile(in.records, trace, opts, caps, &p, fleet ? &*fleet : nullptr);
+  BuildProfile(in.records, trace, opts, caps, &p);
+  if (WantsKvCacheSection(*kv_request)) BuildKvCacheSection(trace, opts, *kv_request, caps, &p);
 
   const std::string json_path = a.output_prefix + ".json";
   Status st = WriteFileAtomically(json_path, RenderReportJson(p));
@@ -169,6 +179,7 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
                   ".ltl-salt in the working directory)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);
+  AddKvCacheOptions(cmd, &args->kv);
   cmd->callback([args, &registry] { registry.Set([args] { return RunProfile(*args); }); });
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/skip_counter.h"
+#include "models/kv_models.h"
 #include "simulate/fleet_result.h"
 #include "simulate/lru_curve.h"
 #include "simulate/replay_options.h"
@@ -49,6 +50,17 @@ struct CurveRow {
   HitTokens hit;
   int64_t measured_tokens = 0;
   bool underfilled = false;
+  double capacity_gib = 0;  // budget in GiB this row was sized from (0 = given in tokens/blocks)
+};
+
+// Eviction policies side by side, optionally in GiB of a model's KV cache (docs/SEMANTICS.md).
+struct KvCacheSection {
+  bool present = false;
+  bool has_memory = false;  // capacities are GiB budgets of `memory`
+  KvMemory memory;
+  std::vector<std::string> policies;  // in the order asked
+  std::vector<CurveRow> rows;         // policy-major, capacities ascending within a policy
+  unsigned threads = 0;               // worker threads the replays ran on
 };
 
 struct Profile {
@@ -82,6 +94,7 @@ struct Profile {
   std::vector<CurveRow> curve;
   std::vector<CurvePoint> dense_curve;
   std::optional<FleetResult> fleet;  // --workers: routing policies over N per-worker caches
+  KvCacheSection kv_cache;
 
   Distributions dist;
 

@@ -2,6 +2,7 @@
 #include "report/report_json.h"
 
 #include "report/fleet_json.h"
+#include "report/kv_cache_json.h"
 
 namespace ltl {
 namespace {
@@ -84,6 +85,7 @@ Json ProfileToJson(const Profile& p) {
   }
   j["dense_curve"] = dense;
   if (p.fleet) j["fleet"] = FleetToJson(*p.fleet, p.block_size);
+  if (p.kv_cache.present) j["kv_cache"] = KvCacheToJson(p);
 
   const Distributions& d = p.dist;
   Json models = Json::object();

@@ -5,6 +5,7 @@
 
 #include "common/units.h"
 #include "report/fleet_summary.h"
+#include "report/kv_cache_summary.h"
 
 namespace ltl {
 namespace {
@@ -62,6 +63,7 @@ std::string RenderTerminalSummary(const Profile& p) {
                      Percent(p.Rate(p.ceiling, p.measured_tokens)),
                      SplitText(p, p.ceiling, p.measured_tokens));
   if (p.fleet) out += RenderFleetSummary(*p.fleet, p.block_size, p.warmup);
+  out += RenderKvCacheSummary(p);
   return out;
 }
 

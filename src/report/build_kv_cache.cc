@@ -1,0 +1,62 @@
+// BuildKvCacheSection (see build_kv_cache.h).
+#include "report/build_kv_cache.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace ltl {
+
+bool WantsKvCacheSection(const KvCacheRequest& request) {
+  return request.memory.has_value() ||
+         request.policies != std::vector<EvictionPolicy>{EvictionPolicy::kLru};
+}
+
+void BuildKvCacheSection(const Trace& trace, const ReplayOptions& options,
+                         const KvCacheRequest& request, const CapacitySpec& fallback, Profile* p) {
+  KvCacheSection& s = p->kv_cache;
+  s = KvCacheSection{};
+  s.present = true;
+  const uint32_t bs = std::max<uint32_t>(trace.block_size, 1);
+
+  // The capacity list, ascending by blocks, each with how it was asked for.
+  struct Capacity {
+    uint64_t blocks = 0, tokens = 0;
+    double gib = 0;
+  };
+  std::vector<Capacity> caps;
+  if (request.memory) {
+    s.has_memory = true;
+    s.memory = *request.memory;
+    for (double g : request.gib) {
+      uint64_t blocks = KvCapacityBlocks(g, request.memory->bits_per_token, bs);
+      caps.push_back({blocks, blocks * bs, g});
+    }
+  } else {
+    for (uint64_t t : fallback.tokens) caps.push_back({t / bs, t, 0});
+    for (uint64_t b : fallback.blocks) caps.push_back({b, b * bs, 0});
+  }
+  std::stable_sort(caps.begin(), caps.end(),
+                   [](const Capacity& a, const Capacity& b) { return a.blocks < b.blocks; });
+
+  std::vector<uint64_t> blocks;
+  for (const Capacity& c : caps) blocks.push_back(c.blocks);
+  s.threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<PolicyRun> runs = RunPolicySweep(trace, options, request.policies, blocks, s.threads);
+
+  for (EvictionPolicy pol : request.policies) s.policies.emplace_back(PolicyName(pol));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const PolicyRun& run = runs[i];
+    const Capacity& c = caps[i % caps.size()];
+    CurveRow row;
+    row.policy = std::string(PolicyName(run.policy));
+    row.capacity_blocks = c.blocks;
+    row.capacity_tokens = c.tokens;
+    row.capacity_gib = c.gib;
+    row.hit = run.result.hit;
+    row.measured_tokens = run.result.measured_tokens;
+    row.underfilled = run.result.underfilled;
+    s.rows.push_back(row);
+  }
+}
+
+}  // namespace ltl

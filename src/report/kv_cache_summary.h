@@ -1,0 +1,13 @@
+// The terminal's "kv cache" section: eviction policies side by side per cache size, with the ideal
+// prefill speed-up 1 / (1 - hit rate). Empty when the profile did not ask for it.
+#pragma once
+
+#include <string>
+
+#include "report/profile.h"
+
+namespace ltl {
+
+std::string RenderKvCacheSummary(const Profile& p);
+
+}  // namespace ltl
