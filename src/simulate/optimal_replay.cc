@@ -1,6 +1,6 @@
 // Optimal (Belady with bypass) replay on the prefix tree. Evictable leaves sit in an indexed
-// max-heap keyed by next use, so each block access costs O(log n); per-capacity memory is ~14 bytes
-// per distinct block plus the shared next-use array.
+// max-heap keyed by next use, so each block access costs O(log n); per-capacity memory is 16 bytes
+// per distinct block (plus 8 per evictable leaf), besides the shared next-use array.
 #include "simulate/optimal_replay.h"
 
 #include "simulate/leaf_heap.h"
@@ -9,24 +9,28 @@
 namespace ltl {
 namespace {
 
+// Per-block replay state, packed so that one cache line serves a block.
+struct TreeNode {
+  uint32_t next_use = kNeverUsed;  // key of a cached block: its next use
+  uint32_t heap_pos = LeafHeap<TreeNode>::kAbsent;
+  uint32_t cached_children = 0;
+  uint8_t cached = 0;
+  uint8_t guarded = 0;  // on the current request's path
+};
+
 class PrefixTreeCache {
  public:
   PrefixTreeCache(const Trace& trace, uint64_t capacity)
-      : parent_(trace.parent),
-        capacity_(capacity),
-        cached_(trace.num_blocks, 0),
-        guarded_(trace.num_blocks, 0),
-        children_(trace.num_blocks, 0),
-        key_(trace.num_blocks, kNeverUsed),
-        leaves_(trace.num_blocks, key_) {}
+      : parent_(trace.parent), capacity_(capacity), nodes_(trace.num_blocks), leaves_(nodes_) {}
 
-  bool cached(uint32_t b) const { return cached_[b] != 0; }
+  bool cached(uint32_t b) const { return nodes_[b].cached != 0; }
   uint64_t size() const { return size_; }
 
   // Takes the request's cached blocks out of the victim candidates for the request's duration.
   void Guard(uint32_t b) {
-    if (!cached_[b] || guarded_[b]) return;
-    guarded_[b] = 1;
+    TreeNode& n = nodes_[b];
+    if (!n.cached || n.guarded) return;
+    n.guarded = 1;
     leaves_.Erase(b);
   }
 
@@ -34,47 +38,47 @@ class PrefixTreeCache {
   // stop inserting: the parent is not cached, nothing can be evicted, or b is bypassed.
   bool Insert(uint32_t b, uint32_t next) {
     const uint32_t p = parent_[b];
-    if (p != kNoParent && !cached_[p]) return false;
+    if (p != kNoParent && !nodes_[p].cached) return false;
     if (size_ >= capacity_) {
       if (leaves_.empty()) return false;
-      const uint32_t victim = leaves_.Top();
-      if (next >= key_[victim]) return false;  // bypass: b is needed no sooner than the victim
-      Evict(victim);
+      if (next >= leaves_.TopNextUse()) return false;  // bypass: needed no sooner than the victim
+      Evict(leaves_.TopId());
     }
-    cached_[b] = 1;
-    guarded_[b] = 1;
-    key_[b] = next;
+    TreeNode& n = nodes_[b];
+    n.cached = 1;
+    n.guarded = 1;
+    n.next_use = next;
     ++size_;
-    if (p != kNoParent && children_[p]++ == 0) leaves_.Erase(p);
+    if (p != kNoParent && nodes_[p].cached_children++ == 0) leaves_.Erase(p);
     return true;
   }
 
   // End of request: b (a block of it) takes its next use as key and is a candidate again.
   void Release(uint32_t b, uint32_t next) {
-    if (!guarded_[b]) return;
-    guarded_[b] = 0;
-    if (!cached_[b]) return;
-    key_[b] = next;
-    if (children_[b] == 0) leaves_.Push(b);
+    TreeNode& n = nodes_[b];
+    if (!n.guarded) return;
+    n.guarded = 0;
+    if (!n.cached) return;
+    n.next_use = next;
+    if (n.cached_children == 0) leaves_.Push(b, next);
   }
 
  private:
   void Evict(uint32_t v) {
     leaves_.Erase(v);
-    cached_[v] = 0;
+    nodes_[v].cached = 0;
     --size_;
     const uint32_t p = parent_[v];
-    if (p != kNoParent && --children_[p] == 0 && !guarded_[p]) leaves_.Push(p);
+    if (p == kNoParent) return;
+    TreeNode& pn = nodes_[p];
+    if (--pn.cached_children == 0 && !pn.guarded) leaves_.Push(p, pn.next_use);
   }
 
   const std::vector<uint32_t>& parent_;
   uint64_t capacity_;
   uint64_t size_ = 0;
-  std::vector<uint8_t> cached_;
-  std::vector<uint8_t> guarded_;    // on the current request's path
-  std::vector<uint32_t> children_;  // cached children per block
-  std::vector<uint32_t> key_;       // next use of each cached block
-  LeafHeap leaves_;                 // cached, unguarded blocks with no cached child
+  std::vector<TreeNode> nodes_;
+  LeafHeap<TreeNode> leaves_;  // cached, unguarded blocks with no cached child
 };
 
 }  // namespace
