@@ -15,3 +15,13 @@ else
   echo "skipping $conv (absent)"
 fi
 /usr/bin/time -f "  process: %e s wall, peak RSS %M KiB" build/policies_bench "$@" --accesses 20000000
+# End to end: the CLI with and without the policy sweep on the public trace.
+if [[ -f $conv ]]; then
+  cmake --build build -j2 --target llmtrafficlens >/dev/null
+  out=$(mktemp -d)
+  /usr/bin/time -f "  profile (LRU curve only):            %e s wall, %U+%S s cpu, peak RSS %M KiB" \
+    build/llmtrafficlens profile "$conv" --format mooncake -o "$out/a" -q >/dev/null
+  /usr/bin/time -f "  profile --kvcache-sim glm-5.2 (x13): %e s wall, %U+%S s cpu, peak RSS %M KiB" \
+    build/llmtrafficlens profile "$conv" --format mooncake -o "$out/b" -q --kvcache-sim glm-5.2 >/dev/null
+  rm -rf "$out"
+fi
