@@ -15,7 +15,8 @@ FleetPoint SimulateCacheAware(const Trace& trace, RoutingPolicy policy, uint64_t
   p.capacity_blocks = capacity_blocks;
   p.requests.assign(n, 0);
   p.uncached_tokens.assign(n, 0);
-  std::vector<WorkerCache> caches(n, WorkerCache(capacity_blocks));
+  const bool dense = static_cast<uint64_t>(n) * trace.num_blocks <= kDenseIndexLimit;
+  std::vector<WorkerCache> caches(n, WorkerCache(capacity_blocks, dense ? trace.num_blocks : 0));
   OutstandingLoad load(n, options.load);
   std::vector<uint32_t> match(n, 0);
   WorkerView view{&match, &load.requests(), &load.blocks()};

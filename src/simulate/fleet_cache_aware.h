@@ -11,6 +11,10 @@
 
 namespace ltl {
 
+// Workers x distinct blocks up to which worker caches index blocks with dense arrays (4 bytes
+// each: 128 MiB per replay); beyond it they use hash maps sized by their contents.
+constexpr uint64_t kDenseIndexLimit = 32ull << 20;
+
 // default_output_tokens stands in for requests whose output length is unknown.
 FleetPoint SimulateCacheAware(const Trace& trace, RoutingPolicy policy, uint64_t capacity_blocks,
                               const ReplayOptions& replay, const FleetOptions& options,

@@ -1,5 +1,5 @@
-// WorkerCache (see fleet_worker_cache.h): a hash map from block to a node of an index-linked
-// recency list; an evicted block's node is reused by the block that displaced it.
+// WorkerCache (see fleet_worker_cache.h): a block -> node index over an index-linked recency
+// list; an evicted block's node is reused by the block that displaced it.
 #include "simulate/fleet_worker_cache.h"
 
 #include <limits>
@@ -9,39 +9,54 @@ namespace {
 constexpr uint32_t kNil = std::numeric_limits<uint32_t>::max();
 }  // namespace
 
-WorkerCache::WorkerCache(uint64_t capacity_blocks)
-    : capacity_(capacity_blocks), head_(kNil), tail_(kNil) {}
+WorkerCache::WorkerCache(uint64_t capacity_blocks, uint32_t dense_blocks)
+    : capacity_(capacity_blocks), dense_(dense_blocks, kNil), head_(kNil), tail_(kNil) {}
+
+uint32_t WorkerCache::Find(uint32_t b) const {
+  if (!dense_.empty()) return dense_[b];
+  auto it = index_.find(b);
+  return it == index_.end() ? kNil : it->second;
+}
+
+void WorkerCache::SetIndex(uint32_t b, uint32_t node) {
+  if (!dense_.empty()) {
+    dense_[b] = node;
+  } else if (node == kNil) {
+    index_.erase(b);
+  } else {
+    index_.emplace(b, node);
+  }
+}
 
 uint32_t WorkerCache::Match(const uint32_t* ids, uint32_t k) const {
   uint32_t n = 0;
-  while (n < k && index_.contains(ids[n])) ++n;
+  while (n < k && Find(ids[n]) != kNil) ++n;
   return n;
 }
 
 void WorkerCache::Touch(uint32_t b) {
   if (capacity_ == 0) return;
-  auto it = index_.find(b);
-  if (it != index_.end()) {
-    uint32_t node = it->second;
+  uint32_t node = Find(b);
+  if (node != kNil) {
     if (node != head_) {
       Unlink(node);
       PushFront(node);
     }
     return;
   }
-  uint32_t node;
-  if (index_.size() >= capacity_) {
+  if (size_ >= capacity_) {
     node = tail_;
     Unlink(node);
-    index_.erase(block_[node]);
+    SetIndex(block_[node], kNil);
   } else {
     node = static_cast<uint32_t>(block_.size());
     block_.push_back(0);
     prev_.push_back(kNil);
     next_.push_back(kNil);
+    ++size_;
   }
   block_[node] = b;
-  index_.emplace(b, node);
+  SetIndex(b, node);
   PushFront(node);
 }
 

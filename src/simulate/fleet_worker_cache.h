@@ -1,7 +1,8 @@
 // WorkerCache: one worker's LRU block cache in a cache-aware fleet replay. Same semantics as
 // ReplayLruAt (a request's hit is its leading run of cached blocks; then it touches its blocks,
-// evicting the least recently touched beyond the capacity), but its memory follows the cache's
-// size rather than the trace's distinct blocks, since a fleet holds N of them per replay.
+// evicting the least recently touched beyond the capacity). A fleet holds N of these per replay, so
+// the block -> node index is either a dense array over the trace's ids (fast; 4 bytes per distinct
+// block per worker) or a hash map whose memory follows the cache's size; the caller chooses.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -13,20 +14,25 @@ namespace ltl {
 
 class WorkerCache {
  public:
-  explicit WorkerCache(uint64_t capacity_blocks);
+  // dense_blocks > 0: index ids 0..dense_blocks-1 with an array; 0: with a hash map.
+  explicit WorkerCache(uint64_t capacity_blocks, uint32_t dense_blocks = 0);
 
   // Leading blocks of ids[0..k) present in the cache.
   uint32_t Match(const uint32_t* ids, uint32_t k) const;
   // Makes b the most recently used block, inserting it (and evicting) when absent.
   void Touch(uint32_t b);
-  uint64_t size() const { return index_.size(); }
+  uint64_t size() const { return size_; }
 
  private:
+  uint32_t Find(uint32_t b) const;
+  void SetIndex(uint32_t b, uint32_t node);
   void Unlink(uint32_t node);
   void PushFront(uint32_t node);
 
   uint64_t capacity_;
-  absl::flat_hash_map<uint32_t, uint32_t> index_;  // block -> node
+  uint64_t size_ = 0;
+  std::vector<uint32_t> dense_;                    // block -> node, when dense
+  absl::flat_hash_map<uint32_t, uint32_t> index_;  // block -> node, otherwise
   std::vector<uint32_t> block_, prev_, next_;      // nodes of the recency list
   uint32_t head_, tail_;                           // most / least recently used
 };

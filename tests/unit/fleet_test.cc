@@ -17,6 +17,7 @@
 #include "simulate/fleet_routers.h"
 #include "simulate/fleet_routes.h"
 #include "simulate/fleet_sim.h"
+#include "simulate/fleet_worker_cache.h"
 #include "simulate/lru_curve.h"
 #include "simulate/trace.h"
 #include "test_util.h"
@@ -372,6 +373,39 @@ TEST(Fleet, CoefficientOfVariation) {
   EXPECT_DOUBLE_EQ(CoefficientOfVariation({2, 2, 2}), 0.0);
   EXPECT_DOUBLE_EQ(CoefficientOfVariation({1, 3}), 0.5);  // sd 1, mean 2
   EXPECT_DOUBLE_EQ(CoefficientOfVariation({0, 0}), 0.0);
+}
+
+}  // namespace
+}  // namespace ltl
+
+namespace ltl {
+namespace {
+
+// Both index layouts of WorkerCache against a plain list LRU on random touches and lookups.
+TEST(FleetWorkerCache, DenseAndHashedIndexesAgreeWithAPlainLru) {
+  std::mt19937 rng(5);
+  for (uint64_t cap : {1ull, 3ull, 10ull, 1000ull}) {
+    WorkerCache dense(cap, 50), hashed(cap, 0);
+    std::list<uint32_t> lru;  // front = most recent
+    for (int step = 0; step < 5000; ++step) {
+      std::vector<uint32_t> ids(1 + rng() % 6);
+      for (uint32_t& b : ids) b = rng() % 50;
+      uint32_t want = 0;
+      while (want < ids.size() && std::find(lru.begin(), lru.end(), ids[want]) != lru.end()) ++want;
+      const uint32_t k = static_cast<uint32_t>(ids.size());
+      ASSERT_EQ(dense.Match(ids.data(), k), want) << "capacity " << cap << " step " << step;
+      ASSERT_EQ(hashed.Match(ids.data(), k), want) << "capacity " << cap << " step " << step;
+      for (uint32_t j = k; j-- > 0;) {
+        dense.Touch(ids[j]);
+        hashed.Touch(ids[j]);
+        lru.remove(ids[j]);
+        lru.push_front(ids[j]);
+        if (lru.size() > cap) lru.pop_back();
+      }
+      ASSERT_EQ(dense.size(), lru.size());
+      ASSERT_EQ(hashed.size(), lru.size());
+    }
+  }
 }
 
 }  // namespace

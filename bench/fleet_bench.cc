@@ -1,0 +1,161 @@
+// Fleet simulation cost: for cache-oblivious routing, per-worker one-pass curves (every per-worker
+// capacity at once) against one fixed-route fleet replay per capacity (the straightforward method),
+// in the same process; and the cost of one cache-aware replay (prefix-aware, kv-cost) per capacity.
+// Single-threaded, so the ratios compare work, not cores.
+//
+//   build/fleet_bench [--workers N] [--accesses N] [TRACE.jsonl ...]
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "read/load_input.h"
+#include "report/build_profile.h"
+#include "simulate/fleet_cache_aware.h"
+#include "simulate/fleet_partition.h"
+#include "simulate/fleet_routes.h"
+#include "simulate/fleet_worker_cache.h"
+#include "simulate/lru_curve.h"
+#include "simulate/trace.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Agentic conversations with ids: a popular system prompt, then a history that grows every turn
+// and is resent whole; 16-token blocks; conversations interleave in time.
+std::vector<ltl::RequestRecord> Generate(uint64_t target_accesses) {
+  std::mt19937_64 rng(42);
+  std::vector<ltl::RequestRecord> out;
+  std::uniform_int_distribution<int> turns(2, 40), grow(2, 60), sys_len(50, 300);
+  std::geometric_distribution<int> popular(0.3);
+  std::uniform_real_distribution<double> start(0, 3600), think(1, 30);
+  uint64_t accesses = 0, next_id = 1, conv = 0;
+  std::vector<std::vector<uint64_t>> systems(32);
+  for (auto& s : systems) {
+    int n = sys_len(rng);
+    for (int i = 0; i < n; ++i) s.push_back(next_id++);
+  }
+  while (accesses < target_accesses) {
+    std::vector<uint64_t> ids = systems[std::min<size_t>(popular(rng), systems.size() - 1)];
+    int n = turns(rng);
+    double t = start(rng);
+    ++conv;
+    for (int k = 0; k < n && accesses < target_accesses; ++k) {
+      int g = grow(rng);
+      for (int i = 0; i < g; ++i) ids.push_back(next_id++);
+      ltl::RequestRecord r;
+      r.time_s = (t += think(rng));
+      r.has_time = true;
+      r.block_size = 16;
+      r.input_tokens = static_cast<int64_t>(ids.size()) * 16;
+      r.output_tokens = 200;
+      r.block_ids = ids;
+      r.conversation = std::to_string(conv);
+      accesses += ids.size();
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+// The baseline: one replay of the whole fleet per capacity, routes fixed in advance.
+int64_t FixedRouteReplay(const ltl::Trace& trace, const std::vector<uint32_t>& routes,
+                         uint32_t workers, uint64_t capacity, size_t first_measured) {
+  std::vector<ltl::WorkerCache> caches(workers, ltl::WorkerCache(capacity, trace.num_blocks));
+  int64_t hit = 0;
+  for (size_t i = 0; i < trace.requests.size(); ++i) {
+    const ltl::TraceRequest& r = trace.requests[i];
+    const uint32_t* ids = trace.begin(r);
+    ltl::WorkerCache& c = caches[routes[i]];
+    if (i >= first_measured) hit += ltl::HitTokenCount(r, c.Match(ids, r.num_blocks));
+    for (uint32_t j = r.num_blocks; j-- > 0;) c.Touch(ids[j]);
+  }
+  return hit;
+}
+
+void Measure(const std::string& name, const ltl::Trace& trace, uint32_t workers) {
+  ltl::ReplayOptions replay;
+  ltl::FleetOptions o;
+  o.workers = workers;
+  o.threads = 1;
+  const uint64_t bs = std::max<uint32_t>(trace.block_size, 1);
+  for (uint64_t tok : ltl::DefaultCapacityTokens()) o.capacity_blocks.push_back(tok / bs);
+  o.capacity_blocks.push_back(ltl::kUnboundedCapacity);
+  const double accesses = static_cast<double>(trace.total_block_accesses());
+  const size_t first = ltl::FirstMeasured(trace.requests.size(), replay.warmup);
+  std::printf("%s: %.1fM accesses, %zu requests, %u workers, %zu per-worker capacities\n",
+              name.c_str(), accesses / 1e6, trace.requests.size(), workers,
+              o.capacity_blocks.size());
+  for (ltl::RoutingPolicy p : {ltl::RoutingPolicy::kRoundRobin, ltl::RoutingPolicy::kSession}) {
+    ltl::StaticRoutes routes = ltl::RouteStatically(trace, p, o);
+    auto t0 = Clock::now();
+    std::vector<ltl::FleetPoint> points = ltl::EvaluateStaticRoutes(trace, routes, replay, o);
+    double curves = Seconds(t0, Clock::now());
+    double replays = 0;
+    bool agree = true;
+    for (size_t c = 0; c < o.capacity_blocks.size(); ++c) {
+      auto a = Clock::now();
+      int64_t h = FixedRouteReplay(trace, routes.worker, workers, o.capacity_blocks[c], first);
+      replays += Seconds(a, Clock::now());
+      agree = agree && h == points[c].hit_tokens;
+    }
+    std::printf(
+        "  %-12s per-worker curves %7.3f s | %zu fixed-route replays %7.3f s | ratio "
+        "%.2fx | %s\n",
+        std::string(ltl::RoutingPolicyName(p)).c_str(), curves, o.capacity_blocks.size(), replays,
+        replays / curves, agree ? "results agree" : "RESULTS DIFFER");
+  }
+  const int64_t out = 200;
+  for (ltl::RoutingPolicy p : {ltl::RoutingPolicy::kPrefixAware, ltl::RoutingPolicy::kKvCost}) {
+    double total = 0;
+    for (uint64_t cap : o.capacity_blocks) {
+      auto a = Clock::now();
+      ltl::SimulateCacheAware(trace, p, cap, replay, o, out);
+      total += Seconds(a, Clock::now());
+    }
+    double each = total / static_cast<double>(o.capacity_blocks.size());
+    std::printf(
+        "  %-12s one replay per capacity: %7.3f s each (%.1f M accesses/s), %7.3f s "
+        "for all\n",
+        std::string(ltl::RoutingPolicyName(p)).c_str(), each, accesses / each / 1e6, total);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint64_t target = 20'000'000;
+  uint32_t workers = 8;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--accesses") == 0 && i + 1 < argc)
+      target = std::stoull(argv[++i]);
+    else if (std::strcmp(argv[i], "--workers") == 0 && i + 1 < argc)
+      workers = static_cast<uint32_t>(std::stoul(argv[++i]));
+    else
+      files.push_back(argv[i]);
+  }
+  for (const std::string& f : files) {
+    ltl::SkipCounter skips;
+    ltl::ReadContext ctx;
+    ctx.name = f;
+    ctx.skips = &skips;
+    auto loaded = ltl::LoadInput(f, ltl::InputFormat::kAuto, &ctx);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s\n", loaded.status().message().c_str());
+      return 2;
+    }
+    auto slash = f.rfind('/');
+    Measure(slash == std::string::npos ? f : f.substr(slash + 1), ltl::BuildTrace(loaded->records),
+            workers);
+  }
+  if (target > 0) Measure("generated agentic (bs 16)", ltl::BuildTrace(Generate(target)), workers);
+  return 0;
+}
