@@ -112,6 +112,14 @@ TEST(OptimalReplay, EvictsOnlyLeaves) {
   EXPECT_EQ(OptimalHits(t, 3), (Hits{0, 0, 0, 1, 0, 0, 1}));
 }
 
+// Capacity 3, a tie made visible: B (first seen under A) and X are both next used at R4, so at
+// R2 the leaves B and X tie; X was first seen more recently and goes, C goes in. R4 then misses at
+// its head X (evicting B instead would have let R4 hit X). R5 hits A.
+TEST(OptimalReplay, BreaksTiesTowardTheBlockFirstSeenMostRecently) {
+  Trace t = PathTrace({{A, B}, {X}, {C}, {C}, {X, B}, {A}});
+  EXPECT_EQ(OptimalHits(t, 3), (Hits{0, 0, 0, 1, 0, 1}));
+}
+
 // Capacity 1: A is on R0's path, so B finds no evictable leaf and stops the request; R1 hits A.
 TEST(OptimalReplay, ProtectsTheCurrentPath) {
   Trace t = PathTrace({{A, B}, {A, B}});
