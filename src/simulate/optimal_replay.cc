@@ -26,12 +26,16 @@ class PrefixTreeCache {
   bool cached(uint32_t b) const { return nodes_[b].cached != 0; }
   uint64_t size() const { return size_; }
 
-  // Takes the request's cached blocks out of the victim candidates for the request's duration.
-  void Guard(uint32_t b) {
+  // Takes a cached block of the request out of the victim candidates for the request's duration.
+  // Returns whether b is cached.
+  bool Guard(uint32_t b) {
     TreeNode& n = nodes_[b];
-    if (!n.cached || n.guarded) return;
-    n.guarded = 1;
-    leaves_.Erase(b);
+    if (!n.cached) return false;
+    if (!n.guarded) {
+      n.guarded = 1;
+      leaves_.Erase(b);
+    }
+    return true;
   }
 
   // Tries to insert missing block b whose next use is `next`. Returns false when the request must
@@ -95,13 +99,15 @@ ReplayResult ReplayOptimalAt(const Trace& trace, const std::vector<uint32_t>& ne
     const uint32_t* ids = trace.begin(r);
     const uint32_t* next = next_use.data() + r.first;
     const bool measured = tally.Begin(i, cache.size());
-    uint32_t k = 0;
-    while (k < r.num_blocks && cache.cached(ids[k])) ++k;
+    // One pass finds the hit (leading cached run) and protects every cached block of the request.
+    uint32_t k = r.num_blocks;
+    for (uint32_t j = 0; j < r.num_blocks; ++j) {
+      if (!cache.Guard(ids[j]) && k == r.num_blocks) k = j;
+    }
     if (measured) tally.AddHit(r, ids, k);
     if (hit_blocks) (*hit_blocks)[i] = k;
 
-    for (uint32_t j = 0; j < r.num_blocks; ++j) cache.Guard(ids[j]);
-    for (uint32_t j = 0; j < r.num_blocks; ++j) {
+    for (uint32_t j = k; j < r.num_blocks; ++j) {
       if (cache.cached(ids[j])) continue;
       if (!cache.Insert(ids[j], next[j])) break;
     }
