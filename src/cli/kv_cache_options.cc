@@ -50,7 +50,11 @@ Result<KvCacheRequest> ResolveKvCacheArgs(const KvCacheArgs& a) {
   if (sources > 1)
     return Status::InvalidArgument(
         "give only one of --model (or --kvcache-sim), --model-config, --kv-bytes-per-token");
-  auto precision = ParseKvPrecision(a.kv_precision);
+  if (!a.kv_precision.empty() && a.kv_bytes_per_token > 0)
+    return Status::InvalidArgument(
+        "--kv-precision applies to --model / --model-config; --kv-bytes-per-token is already in "
+        "bytes");
+  auto precision = ParseKvPrecision(a.kv_precision.empty() ? "bf16" : a.kv_precision);
   if (!precision.ok())
     return Status::InvalidArgument("--kv-precision: " + precision.status().message());
 

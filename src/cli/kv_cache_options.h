@@ -16,7 +16,7 @@ struct KvCacheArgs {
   std::string model;
   std::string model_config;
   uint64_t kv_bytes_per_token = 0;
-  std::string kv_precision = "bf16";
+  std::string kv_precision;  // "" = bf16
   std::string cache_gib;
   std::string kvcache_sim;
   unsigned threads = 0;

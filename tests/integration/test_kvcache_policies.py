@@ -76,6 +76,7 @@ def main():
     for bad in (["--model", "nope"], ["--cache-gib", "1"], ["--policies", "arc"],
                 ["--model", "glm-5.2", "--kv-bytes-per-token", "10"],
                 ["--model", "glm-5.2", "--kv-precision", "int2"],
+                ["--kv-bytes-per-token", "10", "--kv-precision", "fp8"],
                 ["--model-config", os.path.join(tmp, "missing.json")]):
         p = run("profile", trace, "--format", "mooncake", "-o", out, *bad, expect=2)
         assert p.stderr.count("\n") == 1 and p.stderr.startswith("llmtrafficlens: "), p.stderr
