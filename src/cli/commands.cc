@@ -8,6 +8,7 @@ namespace ltl::cli {
 void RegisterCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterProfile(app, registry);
   RegisterListModels(app, registry);
+  RegisterExport(app, registry);
 }
 
 void PrintError(const std::string& message) {

@@ -27,6 +27,7 @@ void RegisterCommands(CLI::App& app, CommandRegistry& registry);
 // One registration function per command (each in its own file).
 void RegisterProfile(CLI::App& app, CommandRegistry& registry);
 void RegisterListModels(CLI::App& app, CommandRegistry& registry);
+void RegisterExport(CLI::App& app, CommandRegistry& registry);
 
 // Prints "llmtrafficlens: <message>" on stderr.
 void PrintError(const std::string& message);

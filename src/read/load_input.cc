@@ -99,6 +99,7 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
     format = *detected;
   }
   out.format = format;
+  if (ctx->on_format) ctx->on_format(format, ctx);
   PeekedStream in(std::move(raw), std::move(head));
   out.encoding = in.encoding();
   Status st;

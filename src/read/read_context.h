@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/skip_counter.h"
+#include "read/input_format.h"
 
 namespace ltl {
 
@@ -33,6 +34,10 @@ struct ReadContext {
   SkipCounter* skips = nullptr;
   size_t max_warnings = 10;    // warnings printed per run; the rest are only counted
   std::function<void(const std::string&)> warn;  // prints one line; null = silent
+  // Called by LoadInput once the format is known (detected or given), before any row is read, so a
+  // command can pick settings that depend on it (export reads a hashed trace at the trace's own
+  // block size but chunks a gateway log at the export's). Null = nothing to adjust.
+  std::function<void(InputFormat, ReadContext*)> on_format;
 
   // Counts a skipped row and prints "FILE:LINE: reason" for the first few.
   void Skip(const std::string& reason, uint64_t line) {

@@ -1,0 +1,212 @@
+// `llmtrafficlens export`: read any input `profile` reads and write it as an anonymized Mooncake or
+// bailian trace (lengths, times, anonymous chat ids and hash ids only) that replay tools accept.
+#include <fmt/format.h>
+
+#include <memory>
+#include <set>
+
+#include "cli/commands.h"
+#include "common/atomic_file.h"
+#include "common/units.h"
+#include "export/export_ids.h"
+#include "export/export_trace.h"
+#include "read/load_input.h"
+
+namespace ltl::cli {
+namespace {
+
+struct ExportArgs {
+  std::string input;
+  std::string target;
+  std::string output;
+  std::string format = "auto";
+  uint32_t block_size = 0;        // 0 = the target's default
+  uint32_t trace_block_size = 0;  // hashed inputs without a block_size field; 0 = format default
+  bool dense_ids = false;
+  bool absolute_time = false;
+  int64_t default_output_length = 256;
+  double max_skip_share = 0.5;
+  size_t max_line_bytes = 256ull << 20;
+  bool quiet = false;
+};
+
+bool IsHashedTrace(InputFormat f) {
+  return f == InputFormat::kMooncake || f == InputFormat::kBailian || f == InputFormat::kCctrace;
+}
+
+// The export block size. An explicit --block-size always wins (ExportTrace rejects one the input's
+// blocks cannot be coarsened to). Otherwise the target's default, unless the input is a hashed
+// trace whose blocks cannot be coarsened to it (e.g. 512-token mooncake to 16-token bailian):
+// hashed blocks cannot be split, so the trace's own block size is kept and the user is told.
+Result<uint32_t> ChooseBlockSize(const ExportArgs& a, ExportTarget target, const LoadedInput& in) {
+  if (a.block_size > 0) return a.block_size;
+  uint32_t wanted = DefaultExportBlockSize(target);
+  if (!IsHashedTrace(in.format)) return wanted;
+  std::set<uint32_t> native;
+  for (const auto& r : in.records) native.insert(r.block_size);
+  bool all_fit = true;
+  for (uint32_t n : native) all_fit = all_fit && CanReblock(n, wanted);
+  if (all_fit) return wanted;
+  if (native.size() == 1) {
+    uint32_t n = *native.begin();
+    PrintWarning(fmt::format(
+        "{} blocks are {} tokens and hashed blocks cannot be split; exporting with block size {} "
+        "instead of {} (tell the replay tool: --prompt-input-tokens-block-size {})",
+        in.format == InputFormat::kAuto ? "input" : FormatName(in.format), n, n, wanted, n));
+    return n;
+  }
+  return Status::InvalidArgument(
+      "the input mixes block sizes that the default export block size is not a multiple of; "
+      "pass --block-size");
+}
+
+int RunExport(const ExportArgs& a) {
+  auto format = ParseFormatName(a.format);
+  if (!format.ok()) {
+    PrintError(format.status().message());
+    return kExitUnusable;
+  }
+  auto target = ParseExportTarget(a.target);
+  if (!target.ok()) {
+    PrintError(target.status().message());
+    return kExitUnusable;
+  }
+  if (a.default_output_length < 0) {
+    PrintError("--default-output-length must not be negative");
+    return kExitUnusable;
+  }
+
+  SkipCounter skips;
+  ReadContext ctx;
+  ctx.name = a.input == "-" ? "<stdin>" : a.input;
+  ctx.limits.max_line_bytes = a.max_line_bytes;
+  ctx.skips = &skips;
+  ctx.warn = [](const std::string& m) { PrintWarning(m); };
+  // Gateway logs are cut into blocks of the export's size directly; hashed traces are read at
+  // their own block size and coarsened afterwards.
+  const uint32_t gateway_block_size =
+      a.block_size > 0 ? a.block_size : DefaultExportBlockSize(*target);
+  ctx.on_format = [&](InputFormat f, ReadContext* c) {
+    c->block_size = IsHashedTrace(f) ? a.trace_block_size : gateway_block_size;
+  };
+  auto loaded = LoadInput(a.input, *format, &ctx);
+  if (!loaded.ok()) {
+    PrintError(loaded.status().message());
+    return kExitUnusable;
+  }
+  LoadedInput& in = loaded.value();
+  auto block_size = ChooseBlockSize(a, *target, in);
+  if (!block_size.ok()) {
+    PrintError(block_size.status().message());
+    return kExitUnusable;
+  }
+
+  ExportOptions opts;
+  opts.target = *target;
+  opts.block_size = *block_size;
+  opts.dense_ids = a.dense_ids;
+  opts.absolute_time = a.absolute_time;
+  opts.default_output_length = a.default_output_length;
+
+  AtomicFile file;
+  Status st = file.Open(a.output);
+  if (!st.ok()) {
+    PrintError(st.message());
+    return kExitUnusable;
+  }
+  ExportStats stats;
+  st = ExportTrace(
+      in.records, opts, &ctx, [&file](std::string_view chunk) { return file.Write(chunk); },
+      &stats);
+  if (st.ok()) st = file.Commit();
+  if (!st.ok()) {
+    file.Abandon();
+    PrintError(st.message());
+    return kExitUnusable;
+  }
+
+  if (stats.reblocked > 0)
+    PrintWarning(fmt::format("{} requests: blocks coarsened from the input's block size to {}",
+                             WithCommas(static_cast<int64_t>(stats.reblocked)), opts.block_size));
+  if (stats.extended + stats.truncated > 0)
+    PrintWarning(fmt::format(
+        "{} requests: hash_ids extended and {} truncated to match the exact token counts "
+        "(docs/EXPORT.md)",
+        WithCommas(static_cast<int64_t>(stats.extended)),
+        WithCommas(static_cast<int64_t>(stats.truncated))));
+  if (stats.default_output > 0)
+    PrintWarning(fmt::format("{} requests had no output length; wrote {} (--default-output-length)",
+                             WithCommas(static_cast<int64_t>(stats.default_output)),
+                             opts.default_output_length));
+  if (stats.untimed > 0)
+    PrintWarning(fmt::format("{} requests had no timestamp; each took the previous request's time",
+                             WithCommas(static_cast<int64_t>(stats.untimed))));
+  if (!a.quiet) {
+    std::string conv = opts.target == ExportTarget::kBailian
+                           ? fmt::format(", {} conversations",
+                                         WithCommas(static_cast<int64_t>(stats.conversations)))
+                           : "";
+    std::fputs(
+        fmt::format("exported {} requests to {} ({}, block size {}, {} distinct hash ids{})\n",
+                    WithCommas(static_cast<int64_t>(stats.written)), a.output,
+                    ExportTargetName(opts.target), opts.block_size,
+                    WithCommas(static_cast<int64_t>(stats.distinct_ids)), conv)
+            .c_str(),
+        stdout);
+    std::fflush(stdout);
+  }
+
+  uint64_t rows = in.records.size() + skips.total();
+  if (rows == 0) return kExitOk;
+  // Rows skipped while reading and records skipped while exporting are both in `skips`.
+  double skip_share = static_cast<double>(skips.total()) / static_cast<double>(rows);
+  if (skip_share > a.max_skip_share) {
+    PrintError(fmt::format("{}: {} of {} rows skipped ({}), above --max-skip-share {}", ctx.name,
+                           skips.total(), rows, Percent(skip_share), a.max_skip_share));
+    return kExitTooManySkipped;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterExport(CLI::App& app, CommandRegistry& registry) {
+  auto args = std::make_shared<ExportArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "export", "Write a log or trace as an anonymized Mooncake or bailian trace for replay tools");
+  cmd->add_option("FILE", args->input, "Input file (plain, .gz or .zst), or - for stdin")
+      ->required();
+  cmd->add_option("--to", args->target, "Trace format to write: mooncake or bailian")
+      ->required()
+      ->check(CLI::IsMember({"mooncake", "bailian"}));
+  cmd->add_option("-o,--output", args->output,
+                  "Output file, written atomically (temporary file + rename)")
+      ->required();
+  cmd->add_option("--format", args->format,
+                  "Input format: auto, mooncake, bailian, cctrace, csv, jsonl (default: detected "
+                  "from content)");
+  cmd->add_option("--block-size", args->block_size,
+                  "Tokens per exported block (default: mooncake 512, which is AIPerf's default "
+                  "--prompt-input-tokens-block-size for mooncake_trace; bailian 16, AIPerf's for "
+                  "bailian_trace). A hashed input trace can only be coarsened, to a multiple of "
+                  "its own block size");
+  cmd->add_option("--trace-block-size", args->trace_block_size,
+                  "Block size of a hashed input trace whose lines carry no block_size (default: "
+                  "mooncake 512, bailian 16)");
+  cmd->add_flag("--dense-ids", args->dense_ids,
+                "Renumber hash ids 0,1,2,... in order of first appearance (as the Mooncake "
+                "release does); ids then differ between shards");
+  cmd->add_flag("--absolute-time", args->absolute_time,
+                "Keep the log's own times (epoch ms for mooncake, epoch s for bailian) instead of "
+                "times since the first request");
+  cmd->add_option("--default-output-length", args->default_output_length,
+                  "output_length written when the log does not say (default 256, SGLang's)");
+  cmd->add_option("--max-skip-share", args->max_skip_share,
+                  "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
+  cmd->add_option("--max-line-bytes", args->max_line_bytes,
+                  "Longest input line or CSV record accepted (default 256 MiB)");
+  cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stdout");
+  cmd->callback([args, &registry] { registry.Set([args] { return RunExport(*args); }); });
+}
+
+}  // namespace ltl::cli

@@ -1,0 +1,191 @@
+// ExportTrace (see export_trace.h): order, conversation links, id conformance and remapping, and
+// the line formats of the two targets.
+#include "export/export_trace.h"
+
+#include <fmt/format.h>
+
+#include <iterator>
+#include <string>
+#include <unordered_map>
+
+#include "export/export_ids.h"
+#include "export/export_order.h"
+
+namespace ltl {
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+// Per distinct export id: its dense index, and whether it served as a tail or a full block.
+class IdTable {
+ public:
+  explicit IdTable(size_t expected) { ids_.reserve(expected); }
+
+  // Returns false when `id` was seen before in the other role (a tail id equal to a full id).
+  bool Note(uint64_t id, bool tail, uint64_t* dense) {
+    auto [it, inserted] = ids_.emplace(id, (ids_.size() << 1) | (tail ? 1 : 0));
+    *dense = it->second >> 1;
+    return inserted || (it->second & 1) == (tail ? 1u : 0u);
+  }
+  uint64_t size() const { return ids_.size(); }
+
+ private:
+  std::unordered_map<uint64_t, uint64_t> ids_;
+};
+
+// "12.345" from 12345000 µs: exact decimal seconds, at least one fractional digit, no float noise.
+void AppendSeconds(std::string* out, int64_t micros) {
+  if (micros < 0) {
+    out->push_back('-');
+    micros = -micros;
+  }
+  int64_t whole = micros / 1000000, frac = micros % 1000000;
+  fmt::format_to(std::back_inserter(*out), "{}.", whole);
+  char digits[7];
+  fmt::format_to(digits, "{:06}", frac);
+  int len = 6;
+  while (len > 1 && digits[len - 1] == '0') --len;
+  out->append(digits, static_cast<size_t>(len));
+}
+
+const char* SafeType(const std::string& type) {
+  // Only the three values consumers know are written; nothing else from a record reaches a line.
+  if (type == "image") return "image";
+  if (type == "file") return "file";
+  return "text";
+}
+
+struct ConversationState {
+  int64_t last_chat_id = -1;
+  int turns = 0;
+};
+
+}  // namespace
+
+const char* ExportTargetName(ExportTarget t) {
+  return t == ExportTarget::kMooncake ? "mooncake" : "bailian";
+}
+
+Result<ExportTarget> ParseExportTarget(std::string_view name) {
+  if (name == "mooncake") return ExportTarget::kMooncake;
+  if (name == "bailian") return ExportTarget::kBailian;
+  return Status::InvalidArgument(
+      fmt::format("unknown export target '{}' (choose mooncake or bailian)", name));
+}
+
+uint32_t DefaultExportBlockSize(ExportTarget t) {
+  return t == ExportTarget::kMooncake ? 512 : 16;
+}
+
+Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOptions& options,
+                   ReadContext* ctx, const std::function<Status(std::string_view)>& write,
+                   ExportStats* stats) {
+  *stats = ExportStats{};
+  const uint32_t bs = options.block_size;
+  if (bs == 0) return Status::InvalidArgument("export block size must be positive");
+  for (const auto& r : records) {
+    if (r.input_tokens > 0 && !r.block_ids.empty() && !CanReblock(r.block_size, bs))
+      return Status::InvalidArgument(fmt::format(
+          "{}:{}: blocks of {} tokens cannot be made into blocks of {} (the export block size "
+          "must be a multiple of the input's)",
+          ctx->name, r.line, r.block_size, bs));
+  }
+
+  ExportOrder order = OrderForExport(records);
+  size_t expected_ids = 0;
+  for (const auto& r : records) expected_ids += r.block_ids.size();
+  IdTable table(expected_ids / 2 + 16);
+  std::unordered_map<std::string, ConversationState> conversations;
+  int64_t next_chat_id = 0;
+  bool have_origin = false;
+  int64_t origin_ms = 0, origin_us = 0;
+
+  std::string buf;
+  buf.reserve(kFlushBytes + (1 << 16));
+  auto out = std::back_inserter(buf);
+  std::vector<uint64_t> ids;
+  for (uint32_t idx : order.order) {
+    const RequestRecord& r = records[idx];
+    if (r.input_tokens <= 0) {
+      ctx->Skip("input_length is 0 (replay tools reject it)", r.line);
+      continue;
+    }
+    if (r.block_ids.empty()) {
+      ctx->Skip("no block ids for a non-empty prompt", r.line);
+      continue;
+    }
+    IdAdjustment adj;
+    ExportBlockIds(r, bs, &ids, &adj);
+    stats->reblocked += adj.reblocked;
+    stats->extended += adj.extended > 0;
+    stats->truncated += adj.truncated > 0;
+    stats->tails += adj.tail;
+    for (size_t j = 0; j < ids.size(); ++j) {
+      uint64_t dense;
+      bool tail = adj.tail && j + 1 == ids.size();
+      if (!table.Note(ids[j], tail, &dense))
+        return Status::Corrupt(
+            fmt::format("{}:{}: a derived tail block id equals a full block's id (a 1 in 2^63 hash "
+                        "collision); export again with another salt",
+                        ctx->name, r.line));
+      if (options.dense_ids) ids[j] = dense;
+    }
+
+    const double t = order.time_s[idx];
+    if (!have_origin) {
+      origin_ms = RoundToMillis(t);
+      origin_us = RoundToMicros(t);
+      have_origin = true;
+    }
+    int64_t output = r.output_tokens;
+    if (output < 0) {
+      output = options.default_output_length;
+      ++stats->default_output;
+    }
+    if (options.target == ExportTarget::kMooncake) {
+      int64_t ms = RoundToMillis(t) - (options.absolute_time ? 0 : origin_ms);
+      fmt::format_to(out, "{{\"timestamp\": {}, \"input_length\": {}, \"output_length\": {}, ", ms,
+                     r.input_tokens, output);
+    } else {
+      int64_t chat_id = next_chat_id++;
+      int64_t parent = -1;
+      int turn = 1;
+      if (!r.conversation.empty()) {
+        auto [it, inserted] = conversations.try_emplace(r.conversation);
+        parent = it->second.last_chat_id;
+        turn = ++it->second.turns;
+        it->second.last_chat_id = chat_id;
+      }
+      fmt::format_to(out, "{{\"chat_id\": {}, \"parent_chat_id\": {}, \"timestamp\": ", chat_id,
+                     parent);
+      AppendSeconds(&buf, RoundToMicros(t) - (options.absolute_time ? 0 : origin_us));
+      fmt::format_to(out,
+                     ", \"input_length\": {}, \"output_length\": {}, \"type\": \"{}\", "
+                     "\"turn\": {}, ",
+                     r.input_tokens, output, SafeType(r.type), turn);
+    }
+    buf.append("\"hash_ids\": [");
+    for (size_t j = 0; j < ids.size(); ++j) {
+      if (j) buf.append(", ");
+      fmt::format_to(out, "{}", ids[j]);
+    }
+    if (options.target == ExportTarget::kMooncake) {
+      fmt::format_to(out, "], \"block_size\": {}}}\n", bs);
+    } else {
+      buf.append("]}\n");
+    }
+    ++stats->written;
+    stats->input_tokens += static_cast<uint64_t>(r.input_tokens);
+    stats->untimed += !r.has_time;
+    if (buf.size() >= kFlushBytes) {
+      LTL_RETURN_IF_ERROR(write(buf));
+      buf.clear();
+    }
+  }
+  if (!buf.empty()) LTL_RETURN_IF_ERROR(write(buf));
+  stats->distinct_ids = table.size();
+  stats->conversations = conversations.size();
+  return Status::Ok();
+}
+
+}  // namespace ltl
