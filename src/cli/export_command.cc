@@ -142,17 +142,18 @@ int RunExport(const ExportArgs& a) {
     PrintWarning(fmt::format("{} requests had no timestamp; each took the previous request's time",
                              WithCommas(static_cast<int64_t>(stats.untimed))));
   if (!a.quiet) {
-    std::string conv = opts.target == ExportTarget::kBailian
-                           ? fmt::format(", {} conversations",
-                                         WithCommas(static_cast<int64_t>(stats.conversations)))
-                           : "";
-    std::fputs(
-        fmt::format("exported {} requests to {} ({}, block size {}, {} distinct hash ids{})\n",
-                    WithCommas(static_cast<int64_t>(stats.written)), a.output,
-                    ExportTargetName(opts.target), opts.block_size,
-                    WithCommas(static_cast<int64_t>(stats.distinct_ids)), conv)
-            .c_str(),
-        stdout);
+    std::string extra;
+    if (opts.dense_ids)
+      extra += fmt::format(", {} distinct hash ids",
+                           WithCommas(static_cast<int64_t>(stats.distinct_ids)));
+    if (opts.target == ExportTarget::kBailian)
+      extra +=
+          fmt::format(", {} conversations", WithCommas(static_cast<int64_t>(stats.conversations)));
+    std::fputs(fmt::format("exported {} requests to {} ({}, block size {}{})\n",
+                           WithCommas(static_cast<int64_t>(stats.written)), a.output,
+                           ExportTargetName(opts.target), opts.block_size, extra)
+                   .c_str(),
+               stdout);
     std::fflush(stdout);
   }
 

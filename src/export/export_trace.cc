@@ -16,16 +16,27 @@ namespace {
 
 constexpr size_t kFlushBytes = 1 << 20;
 
-// Per distinct export id: its dense index, and whether it served as a tail or a full block.
-class IdTable {
+// A derived tail id must never also be a full block's id, nor the tail of a different length. Tails
+// number at most one per request, so they are collected first (TailIndex) and every full id is then
+// looked up among them — no table of all ids is needed unless ids are made dense.
+class TailIndex {
  public:
-  explicit IdTable(size_t expected) { ids_.reserve(expected); }
+  // Returns false when `id` was already a tail of another length.
+  bool Add(uint64_t id, uint32_t tokens) {
+    auto [it, inserted] = tails_.emplace(id, tokens);
+    return inserted || it->second == tokens;
+  }
+  bool Contains(uint64_t id) const { return tails_.count(id) != 0; }
 
-  // Returns false when `id` was seen before in the other role (a tail id equal to a full id).
-  bool Note(uint64_t id, bool tail, uint64_t* dense) {
-    auto [it, inserted] = ids_.emplace(id, (ids_.size() << 1) | (tail ? 1 : 0));
-    *dense = it->second >> 1;
-    return inserted || (it->second & 1) == (tail ? 1u : 0u);
+ private:
+  std::unordered_map<uint64_t, uint32_t> tails_;
+};
+
+// --dense-ids: 0, 1, 2, ... in order of first appearance.
+class DenseIds {
+ public:
+  uint64_t Map(uint64_t id) {
+    return ids_.emplace(id, static_cast<uint64_t>(ids_.size())).first->second;
   }
   uint64_t size() const { return ids_.size(); }
 
@@ -92,44 +103,56 @@ Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOption
   }
 
   ExportOrder order = OrderForExport(records);
-  size_t expected_ids = 0;
-  for (const auto& r : records) expected_ids += r.block_ids.size();
-  IdTable table(expected_ids / 2 + 16);
+  auto usable = [&](const RequestRecord& r, bool count_skips) {
+    if (r.input_tokens <= 0) {
+      if (count_skips) ctx->Skip("input_length is 0 (replay tools reject it)", r.line);
+      return false;
+    }
+    if (r.block_ids.empty()) {
+      if (count_skips) ctx->Skip("no block ids for a non-empty prompt", r.line);
+      return false;
+    }
+    return true;
+  };
+  auto collision = [&](const RequestRecord& r) {
+    return Status::Corrupt(fmt::format(
+        "{}:{}: a derived tail block id equals another block's id (a 1 in 2^63 hash collision); "
+        "export again with another salt",
+        ctx->name, r.line));
+  };
+
+  std::vector<uint64_t> ids;
+  IdAdjustment adj;
+  TailIndex tails;
+  for (uint32_t idx : order.order) {
+    const RequestRecord& r = records[idx];
+    if (!usable(r, false)) continue;
+    ExportBlockIds(r, bs, &ids, &adj);
+    if (adj.tail && !tails.Add(ids.back(), static_cast<uint32_t>(r.input_tokens % bs)))
+      return collision(r);
+  }
+
+  DenseIds dense;
   std::unordered_map<std::string, ConversationState> conversations;
   int64_t next_chat_id = 0;
   bool have_origin = false;
   int64_t origin_ms = 0, origin_us = 0;
-
   std::string buf;
   buf.reserve(kFlushBytes + (1 << 16));
   auto out = std::back_inserter(buf);
-  std::vector<uint64_t> ids;
   for (uint32_t idx : order.order) {
     const RequestRecord& r = records[idx];
-    if (r.input_tokens <= 0) {
-      ctx->Skip("input_length is 0 (replay tools reject it)", r.line);
-      continue;
-    }
-    if (r.block_ids.empty()) {
-      ctx->Skip("no block ids for a non-empty prompt", r.line);
-      continue;
-    }
-    IdAdjustment adj;
+    if (!usable(r, true)) continue;
     ExportBlockIds(r, bs, &ids, &adj);
     stats->reblocked += adj.reblocked;
     stats->extended += adj.extended > 0;
     stats->truncated += adj.truncated > 0;
     stats->tails += adj.tail;
-    for (size_t j = 0; j < ids.size(); ++j) {
-      uint64_t dense;
-      bool tail = adj.tail && j + 1 == ids.size();
-      if (!table.Note(ids[j], tail, &dense))
-        return Status::Corrupt(
-            fmt::format("{}:{}: a derived tail block id equals a full block's id (a 1 in 2^63 hash "
-                        "collision); export again with another salt",
-                        ctx->name, r.line));
-      if (options.dense_ids) ids[j] = dense;
-    }
+    const size_t full = adj.tail ? ids.size() - 1 : ids.size();
+    for (size_t j = 0; j < full; ++j)
+      if (tails.Contains(ids[j])) return collision(r);
+    if (options.dense_ids)
+      for (uint64_t& id : ids) id = dense.Map(id);
 
     const double t = order.time_s[idx];
     if (!have_origin) {
@@ -167,7 +190,8 @@ Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOption
     buf.append("\"hash_ids\": [");
     for (size_t j = 0; j < ids.size(); ++j) {
       if (j) buf.append(", ");
-      fmt::format_to(out, "{}", ids[j]);
+      fmt::format_int digits(ids[j]);
+      buf.append(digits.data(), digits.size());
     }
     if (options.target == ExportTarget::kMooncake) {
       fmt::format_to(out, "], \"block_size\": {}}}\n", bs);
@@ -183,7 +207,7 @@ Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOption
     }
   }
   if (!buf.empty()) LTL_RETURN_IF_ERROR(write(buf));
-  stats->distinct_ids = table.size();
+  stats->distinct_ids = dense.size();
   stats->conversations = conversations.size();
   return Status::Ok();
 }

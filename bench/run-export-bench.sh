@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Reproduces the export numbers in docs/PERFORMANCE.md: builds Release and runs export_bench on the
+# public traces (when ../shared/data is present) and on a generated bailian trace (--mb, default 200).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)" --target export_bench >/dev/null
+traces=()
+for f in ../shared/data/conversation_trace.jsonl ../shared/data/synthetic_trace.jsonl; do
+  [[ -f $f ]] && traces+=("$f")
+done
+echo "# $(date -u +%Y-%m-%d) · $(nproc) cores · $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+/usr/bin/time -f "peak RSS %M KiB" build/export_bench "$@" "${traces[@]}"
