@@ -26,10 +26,31 @@ class TailIndex {
     auto [it, inserted] = tails_.emplace(id, tokens);
     return inserted || it->second == tokens;
   }
-  bool Contains(uint64_t id) const { return tails_.count(id) != 0; }
+  // Call after the last Add: builds a bit filter (8+ bits per tail) so that the lookup of nearly
+  // every full id is one bit test instead of a hash-table probe.
+  void Seal() {
+    int bits = 10;
+    while ((size_t{1} << bits) < tails_.size() * 8 && bits < 34) ++bits;
+    shift_ = 64 - bits;
+    filter_.assign((size_t{1} << bits) / 64 + 1, 0);
+    for (const auto& [id, tokens] : tails_) {
+      uint64_t h = Slot(id);
+      filter_[h >> 6] |= uint64_t{1} << (h & 63);
+    }
+  }
+  bool Contains(uint64_t id) const {
+    uint64_t h = Slot(id);
+    if (!(filter_[h >> 6] >> (h & 63) & 1)) return false;
+    return tails_.count(id) != 0;
+  }
 
  private:
+  // Fibonacci hashing: spreads dense ids (0, 1, 2, ...) as well as random ones.
+  uint64_t Slot(uint64_t id) const { return (id * 0x9e3779b97f4a7c15ull) >> shift_; }
+
   std::unordered_map<uint64_t, uint32_t> tails_;
+  std::vector<uint64_t> filter_;
+  int shift_ = 54;
 };
 
 // --dense-ids: 0, 1, 2, ... in order of first appearance.
@@ -131,6 +152,7 @@ Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOption
     if (adj.tail && !tails.Add(ids.back(), static_cast<uint32_t>(r.input_tokens % bs)))
       return collision(r);
   }
+  tails.Seal();
 
   DenseIds dense;
   std::unordered_map<std::string, ConversationState> conversations;
