@@ -8,8 +8,8 @@
 #include "cli/commands.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
-#include "export/export_ids.h"
 #include "export/export_trace.h"
+#include "hash/conform_ids.h"
 #include "read/load_input.h"
 
 namespace ltl::cli {
@@ -28,6 +28,9 @@ struct ExportArgs {
   double max_skip_share = 0.5;
   size_t max_line_bytes = 256ull << 20;
   bool quiet = false;
+  std::string ts_column;                // gateway logs: timestamp column
+  std::string template_name = "auto";   // gateway logs: chat-template layout
+  std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
 };
 
 bool IsHashedTrace(InputFormat f) {
@@ -81,6 +84,9 @@ int RunExport(const ExportArgs& a) {
   ctx.name = a.input == "-" ? "<stdin>" : a.input;
   ctx.limits.max_line_bytes = a.max_line_bytes;
   ctx.skips = &skips;
+  ctx.gateway.ts_column = a.ts_column;
+  ctx.gateway.template_name = a.template_name;
+  ctx.gateway.salt_file = a.salt_file;
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   // Gateway logs are cut into blocks of the export's size directly; hashed traces are read at
   // their own block size and coarsened afterwards.
@@ -128,12 +134,20 @@ int RunExport(const ExportArgs& a) {
   if (stats.reblocked > 0)
     PrintWarning(fmt::format("{} requests: blocks coarsened from the input's block size to {}",
                              WithCommas(static_cast<int64_t>(stats.reblocked)), opts.block_size));
+  if (in.conformed_ids > 0)
+    PrintWarning(fmt::format(
+        "{} requests: hash_ids fitted to the logged token counts, which disagree with the "
+        "estimate the blocks were cut by (docs/EXPORT.md)",
+        WithCommas(static_cast<int64_t>(in.conformed_ids))));
   if (stats.extended + stats.truncated > 0)
     PrintWarning(fmt::format(
-        "{} requests: hash_ids extended and {} truncated to match the exact token counts "
+        "{} requests: hash_ids extended and {} truncated to ceil(input_length / block_size) "
         "(docs/EXPORT.md)",
         WithCommas(static_cast<int64_t>(stats.extended)),
         WithCommas(static_cast<int64_t>(stats.truncated))));
+  if (in.filtered_status > 0)
+    PrintWarning(fmt::format("{} rows with a non-2xx status were not exported",
+                             WithCommas(static_cast<int64_t>(in.filtered_status))));
   if (stats.default_output > 0)
     PrintWarning(fmt::format("{} requests had no output length; wrote {} (--default-output-length)",
                              WithCommas(static_cast<int64_t>(stats.default_output)),
@@ -157,7 +171,7 @@ int RunExport(const ExportArgs& a) {
     std::fflush(stdout);
   }
 
-  uint64_t rows = in.records.size() + skips.total();
+  uint64_t rows = in.records.size() + skips.total() + in.filtered_status;
   if (rows == 0) return kExitOk;
   // Rows skipped while reading and records skipped while exporting are both in `skips`.
   double skip_share = static_cast<double>(skips.total()) / static_cast<double>(rows);
@@ -206,6 +220,16 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
                   "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
   cmd->add_option("--max-line-bytes", args->max_line_bytes,
                   "Longest input line or CSV record accepted (default 256 MiB)");
+  cmd->add_option("--ts-column", args->ts_column,
+                  "Gateway logs: the column/key holding the request time (default: detected)");
+  cmd->add_option("--template", args->template_name,
+                  "Gateway logs: where the chat template puts the tools: auto (from the model "
+                  "name), tools-first, tools-in-system, tools-in-first-user, anthropic")
+      ->check(CLI::IsMember(
+          {"auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic"}));
+  cmd->add_option("--salt-file", args->salt_file,
+                  "Gateway logs: file holding the secret hash key, created on first use (default "
+                  ".ltl-salt in the working directory); the same key gives the same ids");
   cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stdout");
   cmd->callback([args, &registry] { registry.Set([args] { return RunExport(*args); }); });
 }

@@ -8,8 +8,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "export/export_ids.h"
 #include "export/export_order.h"
+#include "hash/conform_ids.h"
 
 namespace ltl {
 namespace {
@@ -148,7 +148,7 @@ Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOption
   for (uint32_t idx : order.order) {
     const RequestRecord& r = records[idx];
     if (!usable(r, false)) continue;
-    ExportBlockIds(r, bs, &ids, &adj);
+    ConformBlockIds(r, bs, &ids, &adj);
     if (adj.tail && !tails.Add(ids.back(), static_cast<uint32_t>(r.input_tokens % bs)))
       return collision(r);
   }
@@ -165,7 +165,7 @@ Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOption
   for (uint32_t idx : order.order) {
     const RequestRecord& r = records[idx];
     if (!usable(r, true)) continue;
-    ExportBlockIds(r, bs, &ids, &adj);
+    ConformBlockIds(r, bs, &ids, &adj);
     stats->reblocked += adj.reblocked;
     stats->extended += adj.extended > 0;
     stats->truncated += adj.truncated > 0;

@@ -1,7 +1,7 @@
 // ExportTrace: writes RequestRecords as a Mooncake or bailian trace that AIPerf, SGLang and the
 // kvcache simulator replay unchanged — replay order, relative or absolute times, conversation links
-// (bailian), and export block ids (export_ids.h), optionally remapped to dense ids. Each line holds
-// lengths, times, anonymous chat ids and hash ids only. docs/EXPORT.md is the specification.
+// (bailian), and export block ids (hash/conform_ids.h), optionally remapped to dense ids. Each line
+// holds lengths, times, anonymous chat ids and hash ids only. docs/EXPORT.md is the specification.
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "hash/conform_ids.h"
 #include "hash/salt_file.h"
 #include "read/gateway_readers.h"
 #include "read/input_stream.h"
@@ -57,6 +58,13 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
   Status st = format == InputFormat::kCsv ? ReadGatewayCsv(in, ctx, config, &out->records, &stats)
                                           : ReadGatewayJsonl(in, ctx, config, &out->records, &stats);
   if (!st.ok()) return st;
+  // Logged usage replaces the estimated token count but not the blocks cut by the estimate: make
+  // the ids agree with the exact count (docs/EXPORT.md), so profile and export replay the same.
+  for (auto& r : out->records) {
+    if (!r.exact_counts) continue;
+    IdAdjustment adj = ConformRecordBlockIds(&r);
+    out->conformed_ids += adj.extended > 0 || adj.truncated > 0;
+  }
   out->gateway = true;
   out->filtered_status = stats.filtered_status;
   out->layouts = std::move(stats.layouts);

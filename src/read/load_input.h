@@ -24,6 +24,7 @@ struct LoadedInput {
   std::map<std::string, uint64_t> layouts;         // template layout -> requests
   std::vector<std::string> per_request_session_fields;  // session fields ignored (never repeat)
   std::string counting;                            // how token counts were obtained
+  uint64_t conformed_ids = 0;  // records whose ids were fitted to logged usage (hash/conform_ids.h)
 };
 
 Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx);

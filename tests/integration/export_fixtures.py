@@ -136,3 +136,60 @@ def steady_ceiling(lines, bs, warmup=0.5):
             measured += line["input_length"]
         seen.update(ids)
     return hit, measured
+
+
+def write_gateway_csv(path, seed, n, canary="", usage_share=0.3):
+    """An OpenAI-format gateway CSV: three shared system prompts (skewed popularity), tool-calling
+    conversations that resend their history, sparse session ids, some non-2xx rows, usage on some
+    rows (its prompt_tokens deliberately off the 4-code-points estimate). `canary` is planted in
+    every free-text field: system, user, assistant and tool messages, tool definitions, names,
+    tool-call ids, user, metadata, model name, session id, the response and an extra column."""
+    import csv
+    rng = random.Random(seed)
+    c = canary
+    systems = [f"{c} You are assistant {k}. " + ("Follow the policy carefully. " * (40 * (k + 1)))
+               for k in range(3)]
+    tools = [{"type": "function", "function": {
+        "name": f"lookup{c.replace('-', '_')}", "description": f"Look things up {c}",
+        "parameters": {"type": "object", "properties": {"q": {"type": "string",
+                                                              "description": c}}}}}]
+    convs = []
+    t = 1_753_340_000.0
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["timestamp", "request_json", "response_json", "model_name", "status_code",
+                    "session_id", "note"])
+        for i in range(n):
+            t += rng.choice((0.0, 0.2, 1.0, 3.5))
+            if convs and rng.random() < 0.5:
+                conv = rng.choice(convs)
+            else:
+                k = rng.choices((0, 1, 2), weights=(6, 3, 1))[0]
+                conv = {"messages": [{"role": "system", "content": systems[k]}],
+                        "sid": f"{c}sess{len(convs)}" if rng.random() < 0.3 else "",
+                        "tools": rng.random() < 0.5}
+                convs.append(conv)
+            msgs = conv["messages"]
+            msgs.append({"role": "user", "content": f"{c} question {i} " + "word " * rng.randint(1, 200)})
+            body = {"model": f"gpt-4o{c}", "messages": list(msgs), "user": f"{c}user",
+                    "metadata": {"note": c}}
+            if conv["tools"]:
+                body["tools"] = tools
+            answer = f"{c} answer {i} " + "text " * rng.randint(1, 60)
+            response = {"choices": [{"message": {"role": "assistant", "content": answer}}]}
+            if rng.random() < usage_share:
+                est = sum(len(m["content"] or "") for m in msgs) // 4
+                response["usage"] = {"prompt_tokens": max(1, est + rng.randint(-40, 40)),
+                                     "completion_tokens": rng.randint(1, 300)}
+            if conv["tools"] and rng.random() < 0.5:
+                call = {"id": f"call_{c}{i}", "type": "function",
+                        "function": {"name": tools[0]["function"]["name"],
+                                     "arguments": json.dumps({"q": c})}}
+                msgs.append({"role": "assistant", "content": None, "tool_calls": [call]})
+                msgs.append({"role": "tool", "tool_call_id": call["id"], "content": f"{c} result"})
+            else:
+                msgs.append({"role": "assistant", "content": answer})
+            status = 200 if rng.random() > 0.05 else 500
+            stamp = t if i % 2 else f"{t:.3f}"
+            w.writerow([stamp, json.dumps(body), json.dumps(response), f"gpt-4o{c}", status,
+                        conv["sid"], c])

@@ -16,6 +16,8 @@ from trace_checker import check_trace  # noqa: E402
 
 BINARY = os.environ.get("LTL_BINARY", "build/llmtrafficlens")
 SHARED = os.environ.get("LTL_SHARED_DATA", "")
+SOURCE_DIR = os.environ.get("LTL_SOURCE_DIR", os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))))
 
 
 def run(*args):
@@ -286,6 +288,105 @@ class ExportTest(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(d)), ["empty.jsonl", "trace.jsonl"])
         p = run("export", self.moon, "--to", "mooncake", "-o", os.path.join(d, "no", "dir.jsonl"))
         self.assertEqual(p.returncode, 2)
+
+    # --- gateway logs (salted chained ids) ----------------------------------------------------
+
+    def gateway_log(self, name="gw.csv", seed=1, n=400, canary="CANARY-QX7"):
+        p = self.path(name)
+        if not os.path.exists(p):
+            fx.write_gateway_csv(p, seed, n, canary=canary)
+        return p
+
+    def test_gateway_log_exports_pass_every_consumer_rule(self):
+        logs = [self.gateway_log()]
+        example = os.path.join(SOURCE_DIR, "examples", "gateway.csv")
+        if os.path.exists(example):
+            logs.append(example)
+        else:
+            print(f"note: {example} not present; generated gateway logs only", file=sys.stderr)
+        salt = self.path("salt-rules")
+        for log in logs:
+            for to, bs, extra in (("mooncake", 512, ()), ("bailian", 16, ()),
+                                  ("mooncake", 16, ("--block-size", "16")),
+                                  ("bailian", 64, ("--block-size", "64", "--dense-ids"))):
+                with self.subTest(log=os.path.basename(log), to=to, extra=extra):
+                    out, p = self.export(log, to, "gw-rules.jsonl", "--salt-file", salt, *extra)
+                    res = self.assert_consumer_rules(out, to, bs)
+                    self.assertGreater(res.lines, 100)
+
+    def test_gateway_round_trip_same_hit_rate_at_every_capacity(self):
+        log = self.gateway_log()
+        salt = self.path("salt-rt")
+        for to, bs in (("mooncake", 512), ("mooncake", 16), ("bailian", 16), ("bailian", 64)):
+            with self.subTest(to=to, bs=bs):
+                out, p = self.export(log, to, f"gw-rt.jsonl", "--salt-file", salt,
+                                     "--block-size", str(bs))
+                a = profile(log, "--salt-file", salt, "--block-size", str(bs), prefix=self.path("g-a"))
+                b = profile(out, "--block-size", str(bs), prefix=self.path("g-b"))
+                self.assert_same_profile(a, b)
+                self.assertIn("fitted to the logged token counts", p.stderr)
+                self.assertIn("non-2xx", p.stderr)
+                self.assertGreater(a["ceiling"]["hit_tokens"], 0)
+                if to == "bailian":  # conversations survive: the across/same split too
+                    self.assertEqual([(r["capacity_blocks"], r.get("across")) for r in a["dense_curve"]],
+                                     [(r["capacity_blocks"], r.get("across")) for r in b["dense_curve"]])
+
+    def test_gateway_same_salt_byte_identical_other_salt_other_ids(self):
+        log = self.gateway_log()
+        s1, s2 = self.path("salt-a"), self.path("salt-b")
+        a, _ = self.export(log, "mooncake", "gw-s1a.jsonl", "--salt-file", s1)
+        b, _ = self.export(log, "mooncake", "gw-s1b.jsonl", "--salt-file", s1)
+        c, _ = self.export(log, "mooncake", "gw-s2.jsonl", "--salt-file", s2)
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            self.assertEqual(fa.read(), fb.read())
+        ids_a = {i for l in fx.read_jsonl(a) for i in l["hash_ids"]}
+        ids_c = {i for l in fx.read_jsonl(c) for i in l["hash_ids"]}
+        self.assertEqual(ids_a & ids_c, set())
+        self.assert_same_profile(profile(a, prefix=self.path("s-a")), profile(c, prefix=self.path("s-c")))
+
+    def test_gateway_shards_share_ids(self):
+        import csv
+        log = self.gateway_log()
+        with open(log, newline="") as f:
+            rows = list(csv.reader(f))
+        header, body = rows[0], rows[1:]
+        shards = []
+        for i, part in enumerate((body[:150], body[150:])):
+            p = self.path(f"gw-shard-{i}.csv")
+            with open(p, "w", newline="") as f:
+                csv.writer(f).writerows([header] + part)
+            shards.append(p)
+        salt = self.path("salt-shards")
+        whole, _ = self.export(log, "mooncake", "gw-whole.jsonl", "--salt-file", salt, "--absolute-time")
+        joined = b""
+        for i, p in enumerate(shards):
+            out, _ = self.export(p, "mooncake", f"gw-part-{i}.jsonl", "--salt-file", salt,
+                                 "--absolute-time")
+            with open(out, "rb") as f:
+                joined += f.read()
+        with open(whole, "rb") as f:
+            self.assertEqual(joined, f.read())
+
+    def test_gateway_canary_never_reaches_the_export_or_the_terminal(self):
+        canary = "CANARY-9b41e7"
+        log = self.gateway_log("gw-canary.csv", seed=5, n=200, canary=canary)
+        with open(log, "a", newline="") as f:  # bad rows quoting the canary: skipped, not quoted
+            f.write(f'1753350000,"{{not json {canary}",{{}},m{canary},200,{canary},{canary}\n')
+            f.write(f'1753350001,"{{""model"": ""{canary}""}}",{{}},m{canary},200,{canary},{canary}\n')
+        salt = self.path("salt-canary")
+        for to in ("mooncake", "bailian"):
+            for extra in ((), ("--dense-ids",), ("--absolute-time",)):
+                out, p = self.export(log, to, "gw-canary-out.jsonl", "--salt-file", salt, *extra)
+                with open(out) as f:
+                    text = f.read()
+                for where, content in (("export", text), ("stdout", p.stdout), ("stderr", p.stderr)):
+                    self.assertNotIn(canary, content, where)
+                    self.assertNotIn("9b41e7", content, where)
+                self.assertIn("row skipped", p.stderr)  # the bad rows were reported, by line
+        with open(salt) as f:
+            key = f.read().strip()
+        self.assertNotIn(key, text)
+        self.assertNotIn(str(int(key[:16], 16)), text)
 
     # --- the public Mooncake traces ---------------------------------------------------------------
 

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "export/export_ids.h"
+#include "hash/conform_ids.h"
 #include "export/export_order.h"
 
 namespace ltl {

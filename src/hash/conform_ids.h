@@ -11,9 +11,9 @@
 
 namespace ltl {
 
-constexpr uint64_t kMaxExportId = (uint64_t{1} << 63) - 1;
+constexpr uint64_t kMaxBlockId = (uint64_t{1} << 63) - 1;
 
-// What ExportBlockIds had to change to make a record's id list consistent with its input length.
+// What ConformBlockIds had to change to make a record's id list consistent with its input length.
 struct IdAdjustment {
   bool reblocked = false;  // ids were coarsened from the record's block size to B
   int64_t extended = 0;    // ids derived past the end of the record's list (usage > estimate)
@@ -36,7 +36,11 @@ inline bool CanReblock(uint32_t record_block_size, uint32_t export_block_size) {
 
 // Fills *out with the export ids of `r` at block size `block_size` (which CanReblock must accept).
 // Requires r.input_tokens > 0 and at least one id in r.block_ids.
-void ExportBlockIds(const RequestRecord& r, uint32_t block_size, std::vector<uint64_t>* out,
-                    IdAdjustment* adj);
+void ConformBlockIds(const RequestRecord& r, uint32_t block_size, std::vector<uint64_t>* out,
+                     IdAdjustment* adj);
+
+// Conforms r->block_ids in place at the record's own block size (no-op for records without ids or
+// with input_tokens <= 0). Returns what changed.
+IdAdjustment ConformRecordBlockIds(RequestRecord* r);
 
 }  // namespace ltl

@@ -1,6 +1,6 @@
-// Unit tests for export ids (src/export/export_ids.*): counts conform to ceil(L / B), hand-worked
-// coarsening, extension and tail derivation, and the 63-bit range.
-#include "export/export_ids.h"
+// Unit tests for conformed block ids (src/hash/conform_ids.*): counts conform to ceil(L / B),
+// hand-worked coarsening, extension and tail derivation, and the 63-bit range.
+#include "hash/conform_ids.h"
 
 #include <gtest/gtest.h>
 
@@ -20,11 +20,11 @@ RequestRecord Record(int64_t input_tokens, uint32_t block_size, std::vector<uint
 std::vector<uint64_t> Ids(const RequestRecord& r, uint32_t bs, IdAdjustment* adj = nullptr) {
   IdAdjustment local;
   std::vector<uint64_t> out;
-  ExportBlockIds(r, bs, &out, adj ? adj : &local);
+  ConformBlockIds(r, bs, &out, adj ? adj : &local);
   return out;
 }
 
-TEST(ExportIds, ExactFitKeepsFullIdsAndDerivesOnlyThePartialTail) {
+TEST(ConformIds, ExactFitKeepsFullIdsAndDerivesOnlyThePartialTail) {
   IdAdjustment adj;
   EXPECT_EQ(Ids(Record(48, 16, {7, 8, 9}), 16, &adj), (std::vector<uint64_t>{7, 8, 9}));
   EXPECT_FALSE(adj.tail);
@@ -38,11 +38,11 @@ TEST(ExportIds, ExactFitKeepsFullIdsAndDerivesOnlyThePartialTail) {
   EXPECT_EQ(adj.extended + adj.truncated, 0);
 }
 
-TEST(ExportIds, TailIdsDependOnTheTailLengthAndStayIn63Bits) {
+TEST(ConformIds, TailIdsDependOnTheTailLengthAndStayIn63Bits) {
   std::set<uint64_t> seen;
   for (uint32_t t = 1; t < 16; ++t) {
     uint64_t id = TailBlockId(123, t);
-    EXPECT_LE(id, kMaxExportId);
+    EXPECT_LE(id, kMaxBlockId);
     seen.insert(id);
   }
   EXPECT_EQ(seen.size(), 15u);
@@ -50,7 +50,7 @@ TEST(ExportIds, TailIdsDependOnTheTailLengthAndStayIn63Bits) {
   EXPECT_EQ(TailBlockId(123, 5), TailBlockId(123, 5));
 }
 
-TEST(ExportIds, UsageLongerThanTheEstimateExtendsTheChain) {
+TEST(ConformIds, UsageLongerThanTheEstimateExtendsTheChain) {
   IdAdjustment adj;
   auto ids = Ids(Record(64, 16, {1, 2}), 16, &adj);  // 4 blocks wanted, 2 known
   ASSERT_EQ(ids.size(), 4u);
@@ -62,14 +62,14 @@ TEST(ExportIds, UsageLongerThanTheEstimateExtendsTheChain) {
   EXPECT_NE(Ids(Record(64, 16, {1, 3}), 16)[2], ids[2]);
 }
 
-TEST(ExportIds, UsageShorterThanTheEstimateTruncatesAndReTailsTheLastKeptBlock) {
+TEST(ConformIds, UsageShorterThanTheEstimateTruncatesAndReTailsTheLastKeptBlock) {
   IdAdjustment adj;
   auto ids = Ids(Record(20, 16, {1, 2, 3, 4}), 16, &adj);  // 2 blocks: 16 + 4
   EXPECT_EQ(ids, (std::vector<uint64_t>{1, TailBlockId(2, 4)}));
   EXPECT_EQ(adj.truncated, 2);
 }
 
-TEST(ExportIds, CoarseningTakesTheChainedIdOfTheLastFineBlockInside) {
+TEST(ConformIds, CoarseningTakesTheChainedIdOfTheLastFineBlockInside) {
   // 100 tokens at 16 = 7 fine blocks (6 full + 4 tokens); at 48 = 3 coarse blocks (48, 48, 4).
   IdAdjustment adj;
   auto ids = Ids(Record(100, 16, {10, 11, 12, 13, 14, 15, 16}), 48, &adj);
@@ -84,9 +84,22 @@ TEST(ExportIds, CoarseningTakesTheChainedIdOfTheLastFineBlockInside) {
   EXPECT_FALSE(CanReblock(0, 16));
 }
 
-TEST(ExportIds, IdsAboveTheSignedRangeLoseTheirTopBit) {
+TEST(ConformIds, IdsAboveTheSignedRangeLoseTheirTopBit) {
   auto ids = Ids(Record(32, 16, {~uint64_t{0}, (uint64_t{1} << 63) | 5}), 16);
-  EXPECT_EQ(ids, (std::vector<uint64_t>{kMaxExportId, 5}));
+  EXPECT_EQ(ids, (std::vector<uint64_t>{kMaxBlockId, 5}));
+}
+
+TEST(ConformIds, InPlaceFitsARecordAtItsOwnBlockSizeAndLeavesEmptyRecordsAlone) {
+  RequestRecord r = Record(20, 16, {1, 2, 3});  // usage says 20 tokens, the estimate cut 3 blocks
+  IdAdjustment adj = ConformRecordBlockIds(&r);
+  EXPECT_EQ(r.block_ids, (std::vector<uint64_t>{1, TailBlockId(2, 4)}));
+  EXPECT_EQ(adj.truncated, 1);
+  RequestRecord empty = Record(0, 16, {});
+  ConformRecordBlockIds(&empty);
+  EXPECT_TRUE(empty.block_ids.empty());
+  RequestRecord no_ids = Record(40, 16, {});
+  ConformRecordBlockIds(&no_ids);
+  EXPECT_TRUE(no_ids.block_ids.empty());
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
-// Export block ids (see export_ids.h): coarsen, conform the count to the input length, derive the
-// tail id, keep every id within 63 bits.
-#include "export/export_ids.h"
+// Conformed block ids (see conform_ids.h): coarsen, conform the count to the input length, derive
+// the tail id, keep every id within 63 bits.
+#include "hash/conform_ids.h"
+
+#include <algorithm>
 
 namespace ltl {
 namespace {
@@ -23,15 +25,15 @@ uint64_t Mix64(uint64_t x) {
 }  // namespace
 
 uint64_t ExtendedBlockId(uint64_t previous_id) {
-  return Mix64(previous_id ^ kExtendTag) & kMaxExportId;
+  return Mix64(previous_id ^ kExtendTag) & kMaxBlockId;
 }
 
 uint64_t TailBlockId(uint64_t chained_id, uint32_t tail_tokens) {
-  return Mix64(Mix64(chained_id ^ kTailTag) + tail_tokens) & kMaxExportId;
+  return Mix64(Mix64(chained_id ^ kTailTag) + tail_tokens) & kMaxBlockId;
 }
 
-void ExportBlockIds(const RequestRecord& r, uint32_t block_size, std::vector<uint64_t>* out,
-                    IdAdjustment* adj) {
+void ConformBlockIds(const RequestRecord& r, uint32_t block_size, std::vector<uint64_t>* out,
+                     IdAdjustment* adj) {
   *adj = IdAdjustment{};
   out->clear();
   const uint64_t bs = block_size;
@@ -45,7 +47,7 @@ void ExportBlockIds(const RequestRecord& r, uint32_t block_size, std::vector<uin
   // fine block it holds, which identifies the whole prefix up to the end of the coarse block.
   for (uint64_t k = 0; k < have && k < want; ++k) {
     uint64_t last_fine = std::min((k + 1) * ratio, have_fine) - 1;
-    out->push_back(r.block_ids[last_fine] & kMaxExportId);
+    out->push_back(r.block_ids[last_fine] & kMaxBlockId);
   }
   if (have > want) adj->truncated = static_cast<int64_t>(have - want);
   while (out->size() < want) {
@@ -57,6 +59,15 @@ void ExportBlockIds(const RequestRecord& r, uint32_t block_size, std::vector<uin
     out->back() = TailBlockId(out->back(), static_cast<uint32_t>(tail_tokens));
     adj->tail = true;
   }
+}
+
+IdAdjustment ConformRecordBlockIds(RequestRecord* r) {
+  IdAdjustment adj;
+  if (r->input_tokens <= 0 || r->block_ids.empty() || r->block_size == 0) return adj;
+  std::vector<uint64_t> ids;
+  ConformBlockIds(*r, r->block_size, &ids, &adj);
+  r->block_ids = std::move(ids);
+  return adj;
 }
 
 }  // namespace ltl
