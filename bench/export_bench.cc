@@ -80,6 +80,7 @@ void Measure(const std::string& file, const std::string& out_dir) {
     ltl::ReadContext ctx;
     ctx.name = file;
     ctx.skips = &skips;
+    ctx.gateway.salt_file = out_dir + "/salt";  // gateway logs: a throwaway key
     auto r = ltl::LoadInput(file, ltl::InputFormat::kAuto, &ctx);
     if (!r.ok()) {
       std::fprintf(stderr, "%s\n", r.status().message().c_str());
