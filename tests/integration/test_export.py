@@ -212,6 +212,24 @@ class ExportTest(unittest.TestCase):
                 joined += f.read()
         self.assertEqual(joined, expected)
 
+    def test_stdin_and_gzip_inputs_give_the_same_bytes(self):
+        import gzip
+        gz = self.path("gen-bailian.jsonl.gz")
+        with open(self.bail, "rb") as f, gzip.open(gz, "wb") as g:
+            g.write(f.read())
+        plain, _ = self.export(self.bail, "mooncake", "in-plain.jsonl")
+        zipped, _ = self.export(gz, "mooncake", "in-gz.jsonl")
+        with open(self.bail, "rb") as f:
+            p = subprocess.run([BINARY, "export", "-", "--to", "mooncake", "-o",
+                                self.path("in-stdin.jsonl")], stdin=f, capture_output=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        contents = []
+        for name in (plain, zipped, self.path("in-stdin.jsonl")):
+            with open(name, "rb") as f:
+                contents.append(f.read())
+        self.assertEqual(contents[0], contents[1])
+        self.assertEqual(contents[0], contents[2])
+
     # --- times, conversations, lengths ---------------------------------------------------------
 
     def test_times_relative_by_default_absolute_on_request(self):
