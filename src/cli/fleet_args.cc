@@ -49,6 +49,9 @@ void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
                        "(default: the --capacity sizes)"));
   need(cmd->add_option("--per-worker-capacity-blocks", a->capacity_blocks,
                        "Per-worker cache sizes in blocks, comma-separated"));
+  need(cmd->add_option("--per-worker-capacity-gib", a->capacity_gib,
+                       "Per-worker cache sizes in GiB of KV cache, comma-separated (needs --model, "
+                       "--model-config or --kv-bytes-per-token)"));
   need(cmd->add_option("--routing", a->routing,
                        "Routing policies: round-robin, random, session, prefix-hash, "
                        "prefix-aware, kv-cost, or all (default all)"));
@@ -74,8 +77,17 @@ void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
                      "other"));
 }
 
-Status CheckFleetArgs(const FleetArgs& a) {
+Status CheckFleetArgs(const FleetArgs& a, const std::optional<KvMemory>& memory) {
   if (a.workers == 0) return Status::Ok();
+  if (!a.capacity_gib.empty()) {
+    if (!memory)
+      return Status::InvalidArgument(
+          "--per-worker-capacity-gib needs the KV size per token: give --model, --model-config "
+          "or --kv-bytes-per-token");
+    auto gib = ParseDecimalList(a.capacity_gib);
+    if (!gib.ok())
+      return Status::InvalidArgument("--per-worker-capacity-gib: " + gib.status().message());
+  }
   if (!a.capacity.empty()) {
     auto r = ParseCapacityList(a.capacity);
     if (!r.ok()) return Status::InvalidArgument("--per-worker-capacity: " + r.status().message());
@@ -99,13 +111,14 @@ Status CheckFleetArgs(const FleetArgs& a) {
 }
 
 std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& a, uint32_t block_size,
-                                                const CapacitySpec& capacities) {
+                                                const CapacitySpec& capacities,
+                                                const std::optional<KvMemory>& memory) {
   if (a.workers == 0) return std::nullopt;
   const uint64_t bs = std::max<uint32_t>(block_size, 1);
   FleetOptions o;
   o.workers = a.workers;
   std::vector<uint64_t> tokens = capacities.tokens, blocks = capacities.blocks;
-  if (!a.capacity.empty() || !a.capacity_blocks.empty()) {
+  if (!a.capacity.empty() || !a.capacity_blocks.empty() || !a.capacity_gib.empty()) {
     tokens = a.capacity.empty() ? std::vector<uint64_t>{} : *ParseCapacityList(a.capacity);
     blocks =
         a.capacity_blocks.empty() ? std::vector<uint64_t>{} : *ParseCapacityList(a.capacity_blocks);
@@ -113,6 +126,16 @@ std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& a, uint32_t blo
   for (uint64_t t : tokens)
     o.capacity_blocks.push_back(t == kUnboundedCapacity ? t : std::max<uint64_t>(t / bs, 1));
   for (uint64_t b : blocks) o.capacity_blocks.push_back(b);
+  if (memory) {
+    o.kv_bytes_per_token = memory->bytes_per_token();
+    if (!a.capacity_gib.empty()) {
+      o.sizes_in_gib = a.capacity.empty() && a.capacity_blocks.empty();
+      const std::vector<double> gibs = *ParseDecimalList(a.capacity_gib);
+      for (double g : gibs)
+        o.capacity_blocks.push_back(
+            std::max<uint64_t>(KvCapacityBlocks(g, memory->bits_per_token, block_size), 1));
+    }
+  }
   o.policies = *ParseRoutingList(a.routing);
   o.seed = a.seed;
   o.prefix_blocks = a.route_prefix_blocks > 0

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "models/kv_models.h"
 #include "report/build_profile.h"
 #include "simulate/fleet_options.h"
 
@@ -17,6 +18,7 @@ struct FleetArgs {
   uint32_t workers = 0;         // 0 = no fleet simulation
   std::string capacity;         // per-worker tokens, e.g. 1M,4M,unbounded
   std::string capacity_blocks;  // per-worker blocks
+  std::string capacity_gib;     // per-worker GiB of the model's KV cache
   std::string routing = "all";
   uint64_t seed = 1;
   uint32_t route_prefix_blocks = 0;  // 0 = the blocks covering the first 512 tokens
@@ -30,12 +32,15 @@ struct FleetArgs {
 
 void AddFleetOptions(CLI::App* cmd, FleetArgs* args);
 
-// Checks the fleet options (lists parse, values in range); run before reading the input.
-Status CheckFleetArgs(const FleetArgs& args);
+// Checks the fleet options (lists parse, values in range, GiB sizes have a KV size per token);
+// run before reading the input.
+Status CheckFleetArgs(const FleetArgs& args, const std::optional<KvMemory>& memory);
 
 // FleetOptions for a trace of this block size, or nullopt without --workers. Per-worker sizes
-// default to the single-cache sizes (`capacities`).
+// default to the single-cache sizes (`capacities`); GiB sizes become blocks as the KV cache
+// section's budgets do (KvCapacityBlocks).
 std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& args, uint32_t block_size,
-                                                const CapacitySpec& capacities);
+                                                const CapacitySpec& capacities,
+                                                const std::optional<KvMemory>& memory);
 
 }  // namespace ltl::cli

@@ -66,13 +66,13 @@ int RunProfile(const ProfileArgs& a) {
     caps.blocks = *r;
   }
   if (caps.tokens.empty() && caps.blocks.empty()) caps.tokens = DefaultCapacityTokens();
-  if (Status fst = CheckFleetArgs(a.fleet); !fst.ok()) {
-    PrintError(fst.message());
-    return kExitUnusable;
-  }
   auto kv_request = ResolveKvCacheArgs(a.kv);
   if (!kv_request.ok()) {
     PrintError(kv_request.status().message());
+    return kExitUnusable;
+  }
+  if (Status fst = CheckFleetArgs(a.fleet, kv_request->memory); !fst.ok()) {
+    PrintError(fst.message());
     return kExitUnusable;
   }
 
@@ -110,9 +110,9 @@ int RunProfile(const ProfileArgs& a) {
     p.counting = in.counting;
     p.rows_read += in.filtered_status;
   }
-  std::optional<FleetOptions> fleet = ResolveFleetOptions(a.fleet, trace.block_size, caps);
+  std::optional<FleetOptions> fleet =
+      ResolveFleetOptions(a.fleet, trace.block_size, caps, kv_request->memory);
   BuildProfile(in.records, trace, opts, caps, &p, fleet ? &*fleet : nullptr);
-  BuildProfile(in.records, trace, opts, caps, &p);
   if (WantsKvCacheSection(*kv_request)) BuildKvCacheSection(trace, opts, *kv_request, caps, &p);
 
   const std::string json_path = a.output_prefix + ".json";

@@ -11,16 +11,19 @@ double Ratio(int64_t a, int64_t b) {
   return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
 }
 
-void PutCapacity(Json& j, const char* prefix, uint64_t blocks, uint32_t block_size) {
+// PREFIXcapacity_blocks / _tokens (and _gib when the KV bytes per token are known).
+void PutCapacity(Json& j, const char* prefix, uint64_t blocks, uint32_t block_size,
+                 double kv_bytes_per_token) {
   std::string b = std::string(prefix) + "capacity_blocks";
   std::string t = std::string(prefix) + "capacity_tokens";
-  if (blocks == kUnboundedCapacity) {
-    j[b] = nullptr;
-    j[t] = nullptr;
-  } else {
-    j[b] = blocks;
-    j[t] = blocks * block_size;
-  }
+  std::string g = std::string(prefix) + "capacity_gib";
+  const bool unbounded = blocks == kUnboundedCapacity;
+  j[b] = unbounded ? Json(nullptr) : Json(blocks);
+  j[t] = unbounded ? Json(nullptr) : Json(blocks * block_size);
+  if (kv_bytes_per_token > 0)
+    j[g] = unbounded
+               ? Json(nullptr)
+               : Json(static_cast<double>(blocks) * block_size * kv_bytes_per_token / 1073741824.0);
 }
 
 }  // namespace
@@ -41,7 +44,8 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
                        {"prefill_rate_tokens_per_s", o.load.prefill_rate},
                        {"decode_rate_tokens_per_s", o.load.decode_rate},
                        {"prefill_queue", o.load.prefill_queue},
-                       {"default_output_tokens", f.default_output_tokens}};
+                       {"default_output_tokens", f.default_output_tokens},
+                       {"kv_bytes_per_token", o.kv_bytes_per_token}};
   j["ceiling"] =
       Json{{"hit_rate", Ratio(f.ceiling.hit, f.measured_tokens)}, {"hit_tokens", f.ceiling.hit}};
   Json caps = Json::array();
@@ -50,8 +54,8 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
     const bool unbounded = cap == kUnboundedCapacity;
     Json e;
     e["unbounded"] = unbounded;
-    PutCapacity(e, "per_worker_", cap, block_size);
-    PutCapacity(e, "pooled_", unbounded ? cap : cap * o.workers, block_size);
+    PutCapacity(e, "per_worker_", cap, block_size, o.kv_bytes_per_token);
+    PutCapacity(e, "pooled_", unbounded ? cap : cap * o.workers, block_size, o.kv_bytes_per_token);
     e["pooled_hit_rate"] = Ratio(f.pooled[c].hit, f.measured_tokens);
     e["pooled_hit_tokens"] = f.pooled[c].hit;
     caps.push_back(e);
@@ -68,7 +72,7 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
     for (const FleetPoint& pt : pr.points) {
       Json q;
       q["unbounded"] = pt.capacity_blocks == kUnboundedCapacity;
-      PutCapacity(q, "per_worker_", pt.capacity_blocks, block_size);
+      PutCapacity(q, "per_worker_", pt.capacity_blocks, block_size, o.kv_bytes_per_token);
       q["hit_rate"] = pt.HitRate();
       q["hit_tokens"] = pt.hit_tokens;
       q["measured_tokens"] = pt.measured_tokens;

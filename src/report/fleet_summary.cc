@@ -8,8 +8,12 @@
 namespace ltl {
 namespace {
 
-std::string CapacityLabel(uint64_t blocks, uint32_t block_size) {
+std::string CapacityLabel(uint64_t blocks, uint32_t block_size, const FleetOptions& o) {
   if (blocks == kUnboundedCapacity) return "unbounded";
+  if (o.sizes_in_gib && o.kv_bytes_per_token > 0) {
+    double gib = static_cast<double>(blocks) * block_size * o.kv_bytes_per_token / 1073741824.0;
+    return gib >= 100 ? fmt::format("{:.0f} GiB", gib) : fmt::format("{:.3g} GiB", gib);
+  }
   if (block_size == 0) return fmt::format("{} blk", WithCommas(static_cast<int64_t>(blocks)));
   return TokenSize(blocks * block_size);
 }
@@ -44,7 +48,8 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
                  : std::string("cold start: all requests"));
   out += "hit rate by per-worker cache size\n";
   out += fmt::format("  {:<20}", "");
-  for (uint64_t c : o.capacity_blocks) out += fmt::format("{:>10}", CapacityLabel(c, block_size));
+  for (uint64_t c : o.capacity_blocks)
+    out += fmt::format("{:>10}", CapacityLabel(c, block_size, o));
   out += "\n";
   for (const FleetPolicyResult& pr : f.policies) {
     out += fmt::format("  {:<20}", PolicyLabel(pr, o));
@@ -63,7 +68,7 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
     size_t last = ncap - 1;
     while (last > 0 && o.capacity_blocks[last] == kUnboundedCapacity) --last;
     out += fmt::format("load spread across workers at {} per worker  (coefficient of variation)\n",
-                       CapacityLabel(o.capacity_blocks[last], block_size));
+                       CapacityLabel(o.capacity_blocks[last], block_size, o));
     out += fmt::format("  {:<20}{:>10}{:>18}\n", "", "requests", "uncached prefill");
     for (const FleetPolicyResult& pr : f.policies) {
       const FleetPoint& pt = pr.points[last];

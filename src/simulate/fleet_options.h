@@ -56,7 +56,9 @@ struct FleetOptions {
   int64_t balance_abs_threshold = 64;  // ... and busiest - least busy > abs (outstanding requests)
   double kv_cost_weight = 1.0;         // w of kv-cost
   LoadModel load;
-  unsigned threads = 0;  // 0 = std::thread::hardware_concurrency()
+  unsigned threads = 0;           // 0 = std::thread::hardware_concurrency()
+  double kv_bytes_per_token = 0;  // > 0 when a model is known: sizes are also shown in GiB
+  bool sizes_in_gib = false;      // the sizes were asked for in GiB (terminal labels)
 };
 
 }  // namespace ltl

@@ -110,6 +110,24 @@ class FleetCli(unittest.TestCase):
         self.assertLess(by["round-robin"]["points"][0]["hit_tokens"],
                         by["session"]["points"][0]["hit_tokens"])
 
+    def test_sizes_in_gib(self):
+        # 64 KiB per token x 512-token blocks = 32 MiB per block: 1 GiB = 32 blocks,
+        # 0.1 GiB = floor(3.2) = 3 blocks; pooled = 4 x per worker.
+        trace = self.write("t.jsonl", mooncake_lines())
+        r, rep = self.profile([trace, "--workers", "4", "--kv-bytes-per-token", "65536",
+                               "--per-worker-capacity-gib", "0.1,1", "--routing", "round-robin"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        caps = rep["fleet"]["capacities"]
+        self.assertEqual([c["per_worker_capacity_blocks"] for c in caps], [3, 32])
+        self.assertEqual([c["pooled_capacity_blocks"] for c in caps], [12, 128])
+        self.assertAlmostEqual(caps[1]["per_worker_capacity_gib"], 1.0)
+        self.assertAlmostEqual(caps[1]["pooled_capacity_gib"], 4.0)
+        self.assertEqual(rep["fleet"]["settings"]["kv_bytes_per_token"], 65536)
+        self.assertIn("1 GiB", r.stdout)
+        r, _ = self.profile([trace, "--workers", "4", "--per-worker-capacity-gib", "1"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--per-worker-capacity-gib needs the KV size per token", r.stderr)
+
     def test_bad_fleet_arguments(self):
         trace = self.write("t.jsonl", mooncake_lines())
         r, _ = self.profile([trace, "--workers", "2", "--routing", "round-robin,sticky"])
