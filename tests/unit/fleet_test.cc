@@ -410,3 +410,120 @@ TEST(FleetWorkerCache, DenseAndHashedIndexesAgreeWithAPlainLru) {
 
 }  // namespace
 }  // namespace ltl
+
+namespace ltl {
+namespace {
+
+// A second, deliberately plain implementation of the cache-aware routers and the load model,
+// written from docs/SEMANTICS.md: every admitted request is kept with its finish time and the
+// outstanding counts are recomputed from scratch at each arrival.
+struct NaiveOutcome {
+  int64_t hit = 0;
+  std::vector<uint64_t> requests;
+  uint64_t guard = 0;
+};
+
+NaiveOutcome NaiveCacheAware(const Trace& t, bool kv_cost, uint32_t n, uint64_t capacity,
+                             const FleetOptions& o) {
+  struct Lru {
+    std::list<uint32_t> order;
+    bool Has(uint32_t b) const { return std::find(order.begin(), order.end(), b) != order.end(); }
+  };
+  struct Admitted {
+    uint32_t worker;
+    double finish;
+    int64_t blocks;
+  };
+  std::vector<Lru> caches(n);
+  std::vector<Admitted> admitted;
+  std::vector<double> prefill_free(n, 0.0);
+  NaiveOutcome out;
+  out.requests.assign(n, 0);
+  uint32_t last = n - 1;
+  const size_t first = t.requests.size() / 2;
+  const int64_t default_out = DefaultOutputTokens(t);
+  for (size_t i = 0; i < t.requests.size(); ++i) {
+    const TraceRequest& r = t.requests[i];
+    const uint32_t* ids = t.begin(r);
+    std::vector<int64_t> load(n, 0), blocks(n, 0);
+    for (const Admitted& a : admitted)
+      if (a.finish > r.time_s) ++load[a.worker], blocks[a.worker] += a.blocks;
+    std::vector<uint32_t> match(n, 0);
+    for (uint32_t w = 0; w < n; ++w)
+      while (match[w] < r.num_blocks && caches[w].Has(ids[match[w]])) ++match[w];
+    int64_t lo = *std::min_element(load.begin(), load.end());
+    int64_t hi = *std::max_element(load.begin(), load.end());
+    bool guard = !kv_cost && hi - lo > o.balance_abs_threshold &&
+                 static_cast<double>(hi) > o.balance_rel_threshold * static_cast<double>(lo);
+    // Score each worker; the best score wins, ties to fewer outstanding, then to the first worker
+    // after the previous choice.
+    uint32_t best = 0;
+    bool have = false;
+    for (uint32_t step = 1; step <= n; ++step) {
+      uint32_t w = (last + step) % n;
+      auto key = [&](uint32_t v) {
+        double primary;
+        if (guard)
+          primary = static_cast<double>(load[v]);
+        else if (kv_cost)
+          primary = static_cast<double>(r.num_blocks - match[v]) +
+                    o.kv_cost_weight * static_cast<double>(blocks[v]);
+        else
+          primary = -static_cast<double>(match[v]);
+        return std::make_pair(primary, guard ? 0 : load[v]);
+      };
+      if (!have || key(w) < key(best)) best = w, have = true;
+    }
+    last = best;
+    if (guard) ++out.guard;
+    int64_t hit =
+        std::min<int64_t>(static_cast<int64_t>(match[best]) * r.block_size, r.input_tokens);
+    if (i >= first) out.hit += hit, ++out.requests[best];
+    Lru& c = caches[best];
+    for (uint32_t j = r.num_blocks; j-- > 0;) {
+      c.order.remove(ids[j]);
+      c.order.push_front(ids[j]);
+      if (c.order.size() > capacity) c.order.pop_back();
+    }
+    double start = std::max(r.time_s, prefill_free[best]);
+    double prefill_end = start + static_cast<double>(r.input_tokens - hit) / o.load.prefill_rate;
+    prefill_free[best] = prefill_end;
+    int64_t out_tokens = r.output_tokens >= 0 ? r.output_tokens : default_out;
+    admitted.push_back({best, prefill_end + static_cast<double>(out_tokens) / o.load.decode_rate,
+                        static_cast<int64_t>(r.num_blocks)});
+  }
+  return out;
+}
+
+TEST(Fleet, CacheAwareRoutingMatchesAPlainSecondImplementation) {
+  // A busy log: many conversations at once, slow workers, a low guard so it fires.
+  std::vector<RequestRecord> recs = SharedPromptLog(120, 4, 17);
+  for (RequestRecord& r : recs) r.time_s /= 20;
+  Trace t = BuildTrace(recs);
+  ReplayOptions ro;
+  LruCurve single = LruCurve::Compute(t, ro);
+  std::vector<uint64_t> caps = {6, 30, 120, 100000};
+  FleetOptions o = Options(3, caps, {RoutingPolicy::kPrefixAware, RoutingPolicy::kKvCost});
+  o.load.prefill_rate = 200;
+  o.load.decode_rate = 20;
+  o.balance_abs_threshold = 4;
+  o.balance_rel_threshold = 1.2;
+  o.kv_cost_weight = 0.3;
+  FleetResult r = SimulateFleet(t, ro, o, single);
+  uint64_t guards = 0;
+  for (const FleetPolicyResult& pr : r.policies) {
+    const bool kv = pr.policy == RoutingPolicy::kKvCost;
+    for (size_t c = 0; c < caps.size(); ++c) {
+      NaiveOutcome want = NaiveCacheAware(t, kv, 3, caps[c], o);
+      EXPECT_EQ(pr.points[c].hit_tokens, want.hit)
+          << RoutingPolicyName(pr.policy) << " " << caps[c];
+      EXPECT_EQ(pr.points[c].requests, want.requests) << RoutingPolicyName(pr.policy);
+      EXPECT_EQ(pr.points[c].guard_triggers, want.guard) << RoutingPolicyName(pr.policy);
+      guards += want.guard;
+    }
+  }
+  EXPECT_GT(guards, 0u);  // the guard path was exercised
+}
+
+}  // namespace
+}  // namespace ltl
