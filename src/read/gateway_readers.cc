@@ -71,7 +71,7 @@ void Accept(GatewayRowProcessor& proc, RequestRecord&& r, std::vector<RequestRec
 
 Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& config,
                       std::vector<RequestRecord>* out, GatewayReadStats* stats) {
-  CsvReader csv(in, ctx->limits);
+  CsvReader csv(in, ctx->limits, ctx->limits.buffer_bytes);
   // Header.
   CsvReader::Outcome first = csv.Next();
   while (first == CsvReader::Outcome::kBad) first = csv.Next();
@@ -181,7 +181,7 @@ Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& co
 
 Status ReadGatewayJsonl(InputStream* in, ReadContext* ctx, const GatewayConfig& config,
                         std::vector<RequestRecord>* out, GatewayReadStats* stats) {
-  LineReader lines(in, ctx->limits.max_line_bytes);
+  LineReader lines(in, ctx->limits.max_line_bytes, ctx->limits.buffer_bytes);
   GatewayRowProcessor proc(config);
   std::vector<std::string> inferred;
   const size_t first_record = out->size();

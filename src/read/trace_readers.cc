@@ -81,7 +81,7 @@ std::string ParseLine(TraceKind kind, JsonLineParser& parser, std::string_view l
 }
 
 Status ReadTrace(TraceKind kind, InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out) {
-  LineReader lines(in, ctx->limits.max_line_bytes);
+  LineReader lines(in, ctx->limits.max_line_bytes, ctx->limits.buffer_bytes);
   JsonLineParser parser;
   BailianLinks links;
   std::string_view line;

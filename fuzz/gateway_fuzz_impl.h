@@ -1,0 +1,77 @@
+// The body of the gateway-log fuzz targets (CSV and JSONL). Properties beyond "no crash":
+//  - reading the same bytes with a 64-byte buffer fed 1..256 bytes at a time and with a 1 MiB
+//    buffer fed whole gives identical records, skip counts, filtered counts and status;
+//  - records carry only anonymous keys: a conversation is "" or a tag letter and 16 hex digits,
+//    a session field is "" or one of the fixed report names (never input text);
+//  - the layout byte chooses --template, so every layout renders fuzzed bodies.
+#pragma once
+
+#include "fuzz/fuzz_util.h"
+#include "read/gateway_readers.h"
+
+namespace ltl::fuzz {
+
+using GatewayReadFn = Status (*)(InputStream*, ReadContext*, const GatewayConfig&,
+                                 std::vector<RequestRecord>*, GatewayReadStats*);
+
+struct GatewayRun {
+  Status status;
+  std::vector<RequestRecord> records;
+  SkipCounter skips;
+  GatewayReadStats stats;
+};
+
+inline bool AnonymousKey(const std::string& k) {
+  if (k.empty()) return true;
+  if (k.size() != 17 || (k[0] != 'p' && k[0] != 's')) return false;
+  return k.find_first_not_of("0123456789abcdef", 1) == std::string::npos;
+}
+
+// Returns the run with the small buffer (after checking it against the big one).
+inline GatewayRun FuzzGateway(GatewayReadFn read, const uint8_t* data, size_t size,
+                              std::string_view* text_out) {
+  GatewayRun small;
+  if (size < 2) return small;
+  const size_t chunk = 1 + data[0];
+  GatewayConfig config;
+  constexpr Layout kLayouts[] = {Layout::kAuto, Layout::kToolsFirst, Layout::kToolsInSystem,
+                                 Layout::kToolsInFirstUser, Layout::kAnthropic};
+  config.layout = kLayouts[data[1] % 5];
+  config.key = SipKey{0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull};
+  config.block_size = 1 + (data[1] / 5) % 32;
+  std::string_view text(reinterpret_cast<const char*>(data) + 2, size - 2);
+  *text_out = text;
+
+  auto run = [&](size_t buffer, size_t chunk_bytes, GatewayRun* out) {
+    MemoryStream in(text, chunk_bytes);
+    ReadContext ctx;
+    ctx.name = "fuzz";
+    ctx.skips = &out->skips;
+    ctx.limits.buffer_bytes = buffer;
+    out->status = read(&in, &ctx, config, &out->records, &out->stats);
+  };
+  GatewayRun big;
+  run(64, chunk, &small);
+  run(1 << 16, text.size() + 1, &big);
+  LTL_FUZZ_CHECK(small.status.code() == big.status.code() &&
+                 small.status.message() == big.status.message());
+  LTL_FUZZ_CHECK(SameRecords(small.records, big.records));
+  LTL_FUZZ_CHECK(SameSkips(small.skips, big.skips));
+  LTL_FUZZ_CHECK(small.stats.filtered_status == big.stats.filtered_status);
+  LTL_FUZZ_CHECK(small.stats.layouts == big.stats.layouts);
+
+  for (const RequestRecord& r : small.records) {
+    LTL_FUZZ_CHECK(AnonymousKey(r.conversation));
+    // Session field names come from fixed tables ("header x-session-id", "metadata.user_id
+    // (Claude Code)"): letters and punctuation, never an input value (fuzzed values hold digits,
+    // quotes, braces...).
+    LTL_FUZZ_CHECK(r.session_field.size() < 64 &&
+                   r.session_field.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ_.-() ") ==
+                       std::string::npos);
+    LTL_FUZZ_CHECK(r.block_size == config.block_size);
+  }
+  return small;
+}
+
+}  // namespace ltl::fuzz

@@ -1,0 +1,15 @@
+// libFuzzer target: the JSONL gateway-log reader, body rendering, cutting and hashing included
+// (shared properties in gateway_fuzz_impl.h), plus: every non-blank line is a record, a counted
+// skip or a counted non-2xx row, so nothing is dropped silently.
+#include "fuzz/gateway_fuzz_impl.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text;
+  ltl::fuzz::GatewayRun run = ltl::fuzz::FuzzGateway(&ltl::ReadGatewayJsonl, data, size, &text);
+  if (size < 2) return 0;
+  LTL_FUZZ_CHECK(run.status.ok());
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a BOM is not content
+  LTL_FUZZ_CHECK(run.records.size() + run.skips.total() + run.stats.filtered_status ==
+                 ltl::fuzz::NonBlankLines(text));
+  return 0;
+}
