@@ -8,19 +8,8 @@
 #include "cli/commands.h"
 #include "common/atomic_file.h"
 
-namespace {
-
-void OnSignal(int sig) {
-  ltl::RemovePendingTempFiles();
-  std::signal(sig, SIG_DFL);
-  std::raise(sig);
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
+  ltl::InstallInterruptCleanup();
   CLI::App app{"llmtrafficlens: measure how much prefill a prefix (KV) cache would save on real "
                "LLM traffic, and export anonymized replayable traces"};
   app.set_version_flag("--version", std::string("llmtrafficlens ") + LTL_VERSION);

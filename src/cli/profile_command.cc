@@ -30,6 +30,7 @@ struct ProfileArgs {
   std::string capacity_blocks;  // blocks
   double max_skip_share = 0.5;
   size_t max_line_bytes = 256ull << 20;
+  size_t max_field_bytes = 64ull << 20;
   bool quiet = false;
   std::string ts_column;             // gateway logs: timestamp column
   std::string template_name = "auto";  // gateway logs: chat-template layout
@@ -81,6 +82,7 @@ int RunProfile(const ProfileArgs& a) {
   ctx.name = a.input == "-" ? "<stdin>" : a.input;
   ctx.block_size = a.block_size;
   ctx.limits.max_line_bytes = a.max_line_bytes;
+  ctx.limits.max_field_bytes = a.max_field_bytes;
   ctx.skips = &skips;
   ctx.gateway.ts_column = a.ts_column;
   ctx.gateway.template_name = a.template_name;
@@ -92,6 +94,10 @@ int RunProfile(const ProfileArgs& a) {
     return kExitUnusable;
   }
   LoadedInput& in = loaded.value();
+  if (in.records.empty() && skips.total() == 0 && in.filtered_status == 0) {
+    PrintError(fmt::format("{}:1: no requests in the input", ctx.name));
+    return kExitUnusable;
+  }
 
   ReplayOptions opts;
   opts.warmup = a.warmup;
@@ -165,7 +171,15 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--max-skip-share", args->max_skip_share,
                   "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
   cmd->add_option("--max-line-bytes", args->max_line_bytes,
-                  "Longest input line or CSV record accepted (default 256 MiB)");
+                  "Longest input line or CSV record accepted; longer ones are skipped and counted "
+                  "(default 256 MiB; suffixes K, M, G are binary)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(size_t{1}, size_t{1} << 40));
+  cmd->add_option("--max-field-bytes", args->max_field_bytes,
+                  "Longest CSV field accepted; a record holding a longer one is skipped and counted "
+                  "(default 64 MiB)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(size_t{1}, size_t{1} << 40));
   cmd->add_option("--ts-column", args->ts_column,
                   "Gateway logs: the column/key holding the request time (default: the first of "
                   "timestamp, ts, created_at, start_time, startTime, request_created_at, time, ...)");

@@ -3,14 +3,15 @@
 #include "common/atomic_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 
 namespace ltl {
 namespace {
@@ -40,6 +41,32 @@ void RemovePendingTempFiles() {
   }
 }
 
+namespace {
+
+void OnInterrupt(int sig) {
+  RemovePendingTempFiles();
+  // Restore the default action and re-raise, so the parent sees death by this signal.
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  ::raise(sig);
+}
+
+}  // namespace
+
+void InstallInterruptCleanup() {
+  struct sigaction sa {};
+  sa.sa_handler = OnInterrupt;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    // A signal ignored by the parent (nohup, `trap '' INT`) stays ignored.
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
 AtomicFile::~AtomicFile() {
   if (!committed_) Abandon();
 }
@@ -55,7 +82,8 @@ Status AtomicFile::Open(const std::string& path) {
   temp_path_ = dir + "/." + base + ".tmp-XXXXXX";
   int fd = ::mkstemp(temp_path_.data());
   if (fd < 0) {
-    Status st = Status::IoError(fmt::format("{}: cannot create output: {}", path, std::strerror(errno)));
+    Status st =
+        Status::IoError(fmt::format("{}: cannot create output: {}", path, std::strerror(errno)));
     temp_path_.clear();
     return st;
   }
@@ -84,7 +112,8 @@ Status AtomicFile::Commit() {
   ok = (std::fclose(file_) == 0) && ok;
   file_ = nullptr;
   if (!ok || ::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    Status st = Status::IoError(fmt::format("{}: cannot write output: {}", path_, std::strerror(errno)));
+    Status st =
+        Status::IoError(fmt::format("{}: cannot write output: {}", path_, std::strerror(errno)));
     Abandon();
     return st;
   }

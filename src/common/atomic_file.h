@@ -37,4 +37,9 @@ Status WriteFileAtomically(const std::string& path, std::string_view data);
 // Removes every temporary output file still open (called from the SIGINT/SIGTERM handler path).
 void RemovePendingTempFiles();
 
+// Installs SIGINT, SIGTERM and SIGHUP handlers that remove pending temporary outputs, then let the
+// signal end the process as it would have (exit status 128 + signal number in a shell). Targets
+// written before the signal keep their previous content.
+void InstallInterruptCleanup();
+
 }  // namespace ltl

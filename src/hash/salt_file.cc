@@ -38,7 +38,8 @@ Status ReadAll(int fd, const std::string& path, std::string* out) {
 }
 
 Result<Salt> ReadExisting(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO planted at the path must not hang; it is refused below.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return Status::IoError(
         fmt::format("{}: cannot open salt file: {}", path, std::strerror(errno)));

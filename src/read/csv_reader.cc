@@ -37,6 +37,38 @@ bool CsvReader::Fill() {
   return true;
 }
 
+bool CsvReader::FillBuffer() {
+  if (!Fill()) return false;
+  // Short reads (pipes, decompressors) would make a long record be re-parsed from its start after
+  // every few KiB; reading until the buffer is full keeps the re-parsing linear (the buffer
+  // doubles).
+  while (end_ < buf_.size() && !eof_) {
+    auto n = in_->Read(buf_.data() + end_, buf_.size() - end_);
+    if (!n.ok()) {
+      error_ = n.status();
+      eof_ = true;
+      return false;
+    }
+    if (*n == 0) eof_ = true;
+    end_ += *n;
+  }
+  return true;
+}
+
+bool CsvReader::OverLimit(size_t field_begin, size_t known_end) {
+  // Whichever limit the bytes cross first wins, so the verdict does not depend on how much of the
+  // input happened to be buffered when the record was parsed.
+  const bool field = known_end - field_begin > limits_.max_field_bytes;
+  const bool record = known_end - begin_ > limits_.max_line_bytes;
+  if (!field && !record) return false;
+  if (field &&
+      (!record || field_begin + limits_.max_field_bytes <= begin_ + limits_.max_line_bytes))
+    bad_reason_ = fmt::format("CSV field longer than {} bytes", limits_.max_field_bytes);
+  else
+    bad_reason_ = fmt::format("CSV record longer than {} bytes", limits_.max_line_bytes);
+  return true;
+}
+
 void CsvReader::CountLines(size_t from, size_t to) {
   line_ += static_cast<uint64_t>(std::count(buf_.data() + from, buf_.data() + to, '\n'));
 }
@@ -71,8 +103,15 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
   scratch_.clear();
   const char* b = buf_.data();
   size_t i = begin_;
+  // Limits are measured on the raw bytes (quotes included); a violation discards the whole record.
+  auto over = [&](size_t field_start, size_t known_end) {
+    if (!OverLimit(field_start, known_end)) return false;
+    *consumed = begin_;
+    return true;
+  };
   for (;;) {  // one field per iteration
     if (i >= end_) {
+      if (over(i, end_)) return Parse::kBadLimit;
       if (!eof_) return Parse::kNeedMore;
       // End of input right after a comma: one last empty field.
       spans_.emplace_back(i, 0);
@@ -83,6 +122,7 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
     size_t field_begin, field_len;
     bool scratch = false;
     size_t term;  // position of the terminator (',' '\n') or end_
+    const size_t raw_begin = i;
     if (b[i] == '"') {
       size_t seg = i + 1;
       size_t scratch_begin = scratch_.size();
@@ -91,12 +131,14 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
       for (;;) {
         const char* q = static_cast<const char*>(std::memchr(b + j, '"', end_ - j));
         if (!q) {
+          if (over(raw_begin, end_)) return Parse::kBadLimit;
           if (!eof_) return Parse::kNeedMore;
           bad_reason_ = "unterminated quoted CSV field";
           *consumed = end_;
           return Parse::kBad;
         }
         size_t qp = static_cast<size_t>(q - b);
+        if (over(raw_begin, qp + 1)) return Parse::kBadLimit;
         if (qp + 1 >= end_ && !eof_) return Parse::kNeedMore;
         if (qp + 1 < end_ && b[qp + 1] == '"') {  // doubled quote
           scratch_.append(b + seg, qp + 1 - seg);
@@ -118,10 +160,12 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
       }
       // After the closing quote: a comma, a line end, or the end of input.
       if (i < end_ && b[i] == '\r') {
+        if (over(raw_begin, i + 1)) return Parse::kBadLimit;
         if (i + 1 >= end_ && !eof_) return Parse::kNeedMore;
         if (i + 1 < end_ && b[i + 1] == '\n') ++i;
       }
       if (i < end_ && b[i] != ',' && b[i] != '\n') {
+        if (over(raw_begin, i + 1)) return Parse::kBadLimit;
         bad_reason_ = "text after a closing quote in a CSV field";
         *consumed = i;
         return Parse::kBad;
@@ -130,17 +174,13 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
     } else {
       size_t j = i;
       while (j < end_ && b[j] != ',' && b[j] != '\n') ++j;
+      if (over(raw_begin, j)) return Parse::kBadLimit;
       if (j >= end_ && !eof_) return Parse::kNeedMore;
       field_begin = i;
       field_len = j - i;
       if (j < end_ && b[j] == '\n' && field_len > 0 && b[j - 1] == '\r') --field_len;
       if (j >= end_ && field_len > 0 && b[j - 1] == '\r') --field_len;
       term = j;
-    }
-    if (field_len > limits_.max_field_bytes) {
-      bad_reason_ = fmt::format("CSV field longer than {} bytes", limits_.max_field_bytes);
-      *consumed = term;
-      return Parse::kBad;
     }
     spans_.emplace_back(field_begin, field_len);
     in_scratch_.push_back(scratch);
@@ -173,16 +213,15 @@ CsvReader::Outcome CsvReader::Next() {
     size_t consumed = 0;
     Parse r = ParseRecord(&consumed);
     if (r == Parse::kNeedMore) {
-      if (end_ - begin_ > limits_.max_line_bytes) {
-        record_line_ = line_;
-        bad_reason_ = fmt::format("CSV record longer than {} bytes", limits_.max_line_bytes);
-        Discard(begin_, false);
-        return Outcome::kBad;
-      }
-      if (!Fill() && !error_.ok()) return Outcome::kError;
+      if (!FillBuffer() && !error_.ok()) return Outcome::kError;
       continue;
     }
     record_line_ = line_;
+    if (r == Parse::kBadLimit) {  // skip to the end of the record, minding quoted newlines
+      Discard(begin_, false);
+      if (!error_.ok()) return Outcome::kError;
+      return Outcome::kBad;
+    }
     if (r == Parse::kBad) {
       CountLines(begin_, consumed);
       begin_ = consumed;

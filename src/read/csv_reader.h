@@ -1,7 +1,8 @@
 // CsvReader: a streaming RFC 4180 reader over an InputStream. Quoted fields may hold commas,
 // doubled quotes and newlines; records end in LF or CRLF; a UTF-8 BOM before the header is dropped.
 // Fields are views into the reader's buffer (or into its unescape scratch when they had doubled
-// quotes), valid until the next call. Records and fields larger than the ReadLimits are skipped as
+// quotes), valid until the next call. Records and fields larger than the ReadLimits (measured in
+// raw bytes, quotes included; memory stays within about twice the record limit) are skipped as
 // bad records, as are malformed ones (text after a closing quote, an unterminated quote at the end
 // of input); reading then resumes at the next record.
 #pragma once
@@ -31,9 +32,13 @@ class CsvReader {
   const Status& error() const { return error_; }
 
  private:
-  enum class Parse { kDone, kNeedMore, kBad };
+  enum class Parse { kDone, kNeedMore, kBad, kBadLimit };
   Parse ParseRecord(size_t* consumed);
   bool Fill();
+  bool FillBuffer();  // Fill(), then keep reading until the buffer is full or the input ends
+  // True (and bad_reason_ set) when the bytes known so far already break a limit: the field that
+  // starts at `field_begin` or the record (from begin_) runs past `known_end`.
+  bool OverLimit(size_t field_begin, size_t known_end);
   // Consumes bytes up to and including the next newline outside quotes (after a bad record).
   void Discard(size_t from, bool in_quotes);
   void CountLines(size_t from, size_t to);

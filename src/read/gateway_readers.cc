@@ -74,9 +74,11 @@ Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& co
   CsvReader csv(in, ctx->limits, ctx->limits.buffer_bytes);
   // Header.
   CsvReader::Outcome first = csv.Next();
-  while (first == CsvReader::Outcome::kBad) first = csv.Next();
+  if (first == CsvReader::Outcome::kBad)
+    return Status::InvalidArgument(
+        fmt::format("{}:{}: unreadable CSV header: {}", ctx->name, csv.record_line(), csv.bad_reason()));
   if (first == CsvReader::Outcome::kError)
-    return Status::Corrupt(fmt::format("{}: {}", ctx->name, csv.error().message()));
+    return Status::Corrupt(fmt::format("{}:1: {}", ctx->name, csv.error().message()));
   if (first == CsvReader::Outcome::kEnd)
     return Status::InvalidArgument(fmt::format("{}:1: input is empty", ctx->name));
   std::vector<std::string> names;
@@ -91,11 +93,20 @@ Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& co
         return static_cast<long>(it->second);
     return -1;
   };
+  // Header names are echoed in error messages, but a file without a header would have prompt text
+  // in its first row: only names that look like column names are printed.
+  auto printable_name = [&](size_t i) {
+    const std::string& n = names[i];
+    bool name_like = !n.empty() && n.size() <= 40 &&
+                     n.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.@-") ==
+                         std::string::npos;
+    return name_like ? n : fmt::format("<column {}: not a name>", i + 1);
+  };
   auto found_list = [&] {
     std::string s;
     for (size_t i = 0; i < names.size() && i < 30; ++i) {
       if (i) s += ", ";
-      s += names[i].size() > 40 ? names[i].substr(0, 40) + "..." : names[i];
+      s += printable_name(i);
     }
     if (names.size() > 30) s += fmt::format(", ... ({} columns)", names.size());
     return s;
@@ -127,15 +138,32 @@ Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& co
     if (c >= 0) session_cols.emplace_back(c, SessionHeaderField(n));
   }
 
+  // A column the reader uses must be unambiguous: two "request_json" columns could hold different
+  // bodies, and silently picking one would measure the wrong traffic.
+  std::vector<long> used = {c_request, c_response, c_model, c_status, c_prompt, c_completion, c_time};
+  for (const auto& sc : session_cols) used.push_back(sc.first);
+  for (long c : used) {
+    if (c < 0) continue;
+    for (size_t k = 0; k < names.size(); ++k) {
+      if (k != static_cast<size_t>(c) && names[k] == names[static_cast<size_t>(c)])
+        return Status::InvalidArgument(fmt::format(
+            "{}:{}: column '{}' appears more than once (columns {} and {})", ctx->name,
+            csv.record_line(), printable_name(static_cast<size_t>(c)), c + 1, k + 1));
+    }
+  }
+
   GatewayRowProcessor proc(config);
   std::vector<std::string> inferred;
   const size_t first_record = out->size();
+  const uint64_t header_line = csv.record_line();
+  uint64_t rows = 0;
   for (;;) {
     auto outcome = csv.Next();
     if (outcome == CsvReader::Outcome::kEnd) break;
     if (outcome == CsvReader::Outcome::kError)
       return Status::Corrupt(
           fmt::format("{}:{}: {}", ctx->name, csv.record_line(), csv.error().message()));
+    ++rows;
     if (outcome == CsvReader::Outcome::kBad) {
       ctx->Skip(csv.bad_reason(), csv.record_line());
       continue;
@@ -175,6 +203,9 @@ Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& co
         break;
     }
   }
+  if (rows == 0)
+    return Status::InvalidArgument(
+        fmt::format("{}:{}: no rows after the header", ctx->name, header_line + 1));
   PostProcess(out, inferred, first_record, stats);
   return Status::Ok();
 }

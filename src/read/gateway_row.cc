@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/safe_label.h"
+#include "read/json_line.h"
 #include "read/timestamp.h"
 #include "render/render_parts.h"
 
@@ -199,8 +201,12 @@ RowResult GatewayRowProcessor::ProcessCsv(const GatewayCsvRow& row, RequestRecor
   ReadIntText(row.completion_tokens, &meta.completion_tokens);
   meta.truncated = row.request.find("litellm_truncated") != std::string_view::npos;
   element body;
-  if (row.request.empty() || Parse(request_parser_, request_buf_, row.request, &body)) {
-    *reason = row.request.empty() ? "empty request_json" : "invalid JSON in request_json";
+  if (row.request.empty()) {
+    *reason = "empty request_json";
+    return RowResult::kSkipped;
+  }
+  if (auto err = Parse(request_parser_, request_buf_, row.request, &body)) {
+    *reason = JsonErrorReason(err, "invalid JSON in request_json");
     return RowResult::kSkipped;
   }
   element response;
@@ -215,8 +221,8 @@ RowResult GatewayRowProcessor::ProcessJsonLine(std::string_view line, uint64_t l
   out->line = line_no;
   inferred_.clear();
   element doc;
-  if (Parse(line_parser_, line_buf_, line, &doc)) {
-    *reason = "invalid JSON";
+  if (auto err = Parse(line_parser_, line_buf_, line, &doc)) {
+    *reason = JsonErrorReason(err, "invalid JSON");
     return RowResult::kSkipped;
   }
   object top;
@@ -248,8 +254,8 @@ RowResult GatewayRowProcessor::ProcessJsonLine(std::string_view line, uint64_t l
          {"request_json", "request", "body", "request_body", "proxy_server_request"}) {
       if (!Key(top, k, &v)) continue;
       if (v.is_string()) {
-        if (Parse(request_parser_, request_buf_, v.get_string().value_unsafe(), &v)) {
-          *reason = "invalid JSON in request body";
+        if (auto err = Parse(request_parser_, request_buf_, v.get_string().value_unsafe(), &v)) {
+          *reason = JsonErrorReason(err, "invalid JSON in request body");
           return RowResult::kSkipped;
         }
       }
@@ -377,7 +383,7 @@ RowResult GatewayRowProcessor::Finish(element body, const element* response, Met
   out->input_tokens = cutter_->Cut(prompt_.text, &chain_, &out->block_ids);
   out->time_s = meta.time_s;
   out->has_time = meta.has_time;
-  out->model.assign(model);
+  out->model = SafeLabel(model);  // printed in reports: no escapes, valid UTF-8, bounded
   out->status_code = meta.status;
   bool stream;
   out->stream = obj.at_key("stream").get_bool().get(stream) ? -1 : (stream ? 1 : 0);

@@ -20,7 +20,7 @@ class FdSource {
  public:
   FdSource(int fd, std::string name, uint64_t size) : fd_(fd), name_(std::move(name)), size_(size) {}
   ~FdSource() {
-    if (fd_ > 0) ::close(fd_);
+    if (fd_ >= 0) ::close(fd_);
   }
   Result<size_t> Read(char* buf, size_t cap) {
     for (;;) {
@@ -30,7 +30,7 @@ class FdSource {
         return static_cast<size_t>(n);
       }
       if (errno == EINTR) continue;
-      return Status::IoError(fmt::format("{}: read failed: {}", name_, std::strerror(errno)));
+      return Status::IoError(fmt::format("read failed: {}", std::strerror(errno)));
     }
   }
   const std::string& name() const { return name_; }
@@ -98,8 +98,7 @@ class GzipStream : public InputStream {
         if (!n.ok()) return n.status();
         if (*n == 0) {
           if (member_started_)
-            return Status::Corrupt(fmt::format("{}: truncated gzip data (unexpected end of file)",
-                                               src_.fd().name()));
+            return Status::Corrupt("truncated gzip data (unexpected end of file)");
           done_ = true;
           break;
         }
@@ -114,8 +113,8 @@ class GzipStream : public InputStream {
         continue;
       }
       if (rc != Z_OK && rc != Z_BUF_ERROR)
-        return Status::Corrupt(fmt::format("{}: corrupt gzip data ({})", src_.fd().name(),
-                                           zs_.msg ? zs_.msg : "inflate error"));
+        return Status::Corrupt(
+            fmt::format("corrupt gzip data ({})", zs_.msg ? zs_.msg : "inflate error"));
     }
     return cap - zs_.avail_out;
   }
@@ -147,16 +146,14 @@ class ZstdStream : public InputStream {
         if (!n.ok()) return n.status();
         if (*n == 0) {
           if (frame_open_)
-            return Status::Corrupt(fmt::format("{}: truncated zstd data (unexpected end of file)",
-                                               src_.fd().name()));
+            return Status::Corrupt("truncated zstd data (unexpected end of file)");
           return size_t{0};
         }
         input_ = ZSTD_inBuffer{in_.data(), *n, 0};
       }
       size_t rc = ZSTD_decompressStream(ds_, &out, &input_);
       if (ZSTD_isError(rc))
-        return Status::Corrupt(fmt::format("{}: corrupt zstd data ({})", src_.fd().name(),
-                                           ZSTD_getErrorName(rc)));
+        return Status::Corrupt(fmt::format("corrupt zstd data ({})", ZSTD_getErrorName(rc)));
       frame_open_ = rc != 0;
     }
     return out.pos;
@@ -182,6 +179,8 @@ Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
   if (path == "-") {
     fd = ::dup(STDIN_FILENO);
     name = "<stdin>";
+    if (fd < 0)
+      return Status::IoError(fmt::format("<stdin>: cannot read: {}", std::strerror(errno)));
   } else {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -199,7 +198,7 @@ Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
   size_t got = 0;
   while (got < 4) {
     auto n = src->Read(magic.data() + got, 4 - got);
-    if (!n.ok()) return n.status();
+    if (!n.ok()) return Status::IoError(fmt::format("{}:1: {}", name, n.status().message()));
     if (*n == 0) break;
     got += *n;
   }

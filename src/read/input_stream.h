@@ -15,7 +15,8 @@ class InputStream {
  public:
   virtual ~InputStream() = default;
   // Reads up to `cap` bytes into `buf`; returns the count, 0 at end of input, or an error
-  // (truncated or corrupt compressed data, read failure).
+  // (truncated or corrupt compressed data, read failure). Error messages do not name the file:
+  // the caller knows the name and the line, and prints "FILE:LINE: message".
   virtual Result<size_t> Read(char* buf, size_t cap) = 0;
   // Bytes consumed from the underlying file so far (compressed bytes for compressed input).
   virtual uint64_t raw_bytes_read() const = 0;

@@ -14,7 +14,7 @@ bool JsonLineParser::Start(std::string_view line, simdjson::ondemand::object* ob
   buf_.assign(line.data(), line.size());
   auto err = parser_.iterate(buf_.data(), buf_.size(), buf_.capacity()).get(doc_);
   if (err) {
-    *reason = "invalid JSON";
+    *reason = JsonErrorReason(err, "invalid JSON");
     return false;
   }
   json_type t;
@@ -40,6 +40,14 @@ bool JsonLineParser::Start(std::string_view line, simdjson::ondemand::object* ob
     return false;
   }
   return true;
+}
+
+const char* JsonErrorReason(simdjson::error_code error, const char* invalid) {
+  switch (error) {
+    case simdjson::UTF8_ERROR: return "invalid UTF-8 in JSON";
+    case simdjson::DEPTH_ERROR: return "JSON nested deeper than 1024 levels";
+    default: return invalid;
+  }
 }
 
 bool ReadCount(simdjson::ondemand::value v, int64_t* out) {

@@ -23,6 +23,10 @@ class JsonLineParser {
   std::string buf_;
 };
 
+// The skip reason for a JSON parse error: UTF-8 and nesting problems get their own fixed phrases
+// (they are the usual signs of a wrongly encoded or hostile log); anything else is `invalid`.
+const char* JsonErrorReason(simdjson::error_code error, const char* invalid);
+
 // Reads a non-negative integer that fits in int64 (rejects strings, fractions, negatives, >2^63-1).
 bool ReadCount(simdjson::ondemand::value v, int64_t* out);
 // Reads a number (integer or float) as double.

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -96,7 +97,10 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
   size_t got = 0;
   while (got < head.size()) {
     auto n = raw->Read(head.data() + got, head.size() - got);
-    if (!n.ok()) return n.status();
+    if (!n.ok()) {  // e.g. a truncated .gz shorter than the peek: name the line it stopped in
+      const auto line = std::count(head.data(), head.data() + got, '\n') + 1;
+      return Status::Corrupt(fmt::format("{}:{}: {}", ctx->name, line, n.status().message()));
+    }
     if (*n == 0) break;
     got += *n;
   }

@@ -13,7 +13,7 @@ namespace ltl {
 
 struct ReadLimits {
   size_t max_line_bytes = 256ull << 20;   // longest JSONL line / CSV record accepted
-  size_t max_field_bytes = 256ull << 20;  // longest CSV field accepted
+  size_t max_field_bytes = 64ull << 20;   // longest CSV field accepted (raw bytes)
   size_t buffer_bytes = 1 << 20;          // initial read buffer; grows up to the limits above
 };
 

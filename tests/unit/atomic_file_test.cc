@@ -1,0 +1,112 @@
+// AtomicFile: a committed file replaces the previous one whole; an abandoned, failed or interrupted
+// write leaves the previous file intact and no temporary file behind (the SIGTERM case runs in a
+// death-test child with the real signal handler installed).
+#include "common/atomic_file.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ltl {
+namespace {
+
+namespace fs = std::filesystem;
+
+class AtomicFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ltl-atomic-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    target_ = (dir_ / "report.json").string();
+    std::ofstream(target_) << "previous";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Read() const {
+    std::ifstream f(target_);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  }
+  std::vector<std::string> Names() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  fs::path dir_;
+  std::string target_;
+};
+
+TEST_F(AtomicFileTest, CommitReplacesWholeFile) {
+  ASSERT_TRUE(WriteFileAtomically(target_, "new content").ok());
+  EXPECT_EQ(Read(), "new content");
+  EXPECT_EQ(Names(), std::vector<std::string>{"report.json"});
+  struct stat st;
+  ASSERT_EQ(::stat(target_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0644u);
+}
+
+TEST_F(AtomicFileTest, AbandonedWriteKeepsPrevious) {
+  {
+    AtomicFile f;
+    ASSERT_TRUE(f.Open(target_).ok());
+    ASSERT_TRUE(f.Write("half a rep").ok());
+    EXPECT_EQ(Names().size(), 2u);  // the temporary file sits beside the target
+  }                                 // destroyed without Commit()
+  EXPECT_EQ(Read(), "previous");
+  EXPECT_EQ(Names(), std::vector<std::string>{"report.json"});
+}
+
+TEST_F(AtomicFileTest, UnwritableDirectoryIsAClearError) {
+  Status st = WriteFileAtomically((dir_ / "missing" / "r.json").string(), "x");
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("missing/r.json: cannot create output"), std::string::npos)
+      << st.message();
+}
+
+TEST_F(AtomicFileTest, SigtermDuringWriteRemovesTempAndKeepsPrevious) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        InstallInterruptCleanup();
+        AtomicFile f;
+        if (!f.Open(target_).ok()) std::_Exit(3);
+        if (!f.Write("half a rep").ok()) std::_Exit(4);
+        ::raise(SIGTERM);
+        std::_Exit(5);  // not reached: the handler re-raises with the default action
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+  EXPECT_EQ(Read(), "previous");
+  EXPECT_EQ(Names(), std::vector<std::string>{"report.json"});
+}
+
+TEST_F(AtomicFileTest, SigintWithTwoPendingOutputs) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string second = (dir_ / "report.html").string();
+  EXPECT_EXIT(
+      {
+        InstallInterruptCleanup();
+        AtomicFile a, b;
+        if (!a.Open(target_).ok() || !b.Open(second).ok()) std::_Exit(3);
+        (void)a.Write("{");
+        (void)b.Write("<html>");
+        ::raise(SIGINT);
+        std::_Exit(5);
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(Read(), "previous");
+  EXPECT_EQ(Names(), std::vector<std::string>{"report.json"});
+}
+
+}  // namespace
+}  // namespace ltl
