@@ -93,16 +93,19 @@ Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& co
         return static_cast<long>(it->second);
     return -1;
   };
-  // Header names are echoed in error messages, but a file without a header would have prompt text
-  // in its first row: only names that look like column names are printed.
+  // Header names are echoed in error messages, but a file without a header has data (prompt text)
+  // in its first row: the names are printed only when every one of them looks like a column name.
+  auto name_like = [](const std::string& n) {
+    return !n.empty() && n.size() <= 40 &&
+           n.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.@-") == std::string::npos;
+  };
+  const bool header_like = std::all_of(names.begin(), names.end(), name_like);
   auto printable_name = [&](size_t i) {
-    const std::string& n = names[i];
-    bool name_like = !n.empty() && n.size() <= 40 &&
-                     n.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.@-") ==
-                         std::string::npos;
-    return name_like ? n : fmt::format("<column {}: not a name>", i + 1);
+    return name_like(names[i]) ? names[i] : fmt::format("<column {}>", i + 1);
   };
   auto found_list = [&] {
+    if (!header_like)
+      return fmt::format("{} columns; the first row does not look like a header", names.size());
     std::string s;
     for (size_t i = 0; i < names.size() && i < 30; ++i) {
       if (i) s += ", ";

@@ -56,7 +56,8 @@ void AppendSystem(object body, RenderedPrompt* p) {
 
 const char* RenderAnthropic(object body, RenderedPrompt* p) {
   array msgs;
-  if (body.at_key("messages").get_array().get(msgs) || msgs.size() == 0) return "missing messages";
+  if (const char* r = MessagesProblem(body)) return r;
+  msgs = body.at_key("messages").get_array().value_unsafe();
   if (HasTools(body)) {
     p->text.append("<tools>\n");
     AppendTools(body, PyJsonStyle{}, "\n", p);

@@ -17,8 +17,10 @@ struct Messages {
 
 Messages GetMessages(object body) {
   Messages m;
-  if (body.at_key("messages").get_array().get(m.list) || m.list.size() == 0)
-    m.error = "missing messages";
+  if (const char* r = MessagesProblem(body))
+    m.error = r;
+  else
+    m.list = body.at_key("messages").get_array().value_unsafe();
   return m;
 }
 

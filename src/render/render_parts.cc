@@ -142,6 +142,14 @@ void AppendToolCalls(object msg, RenderedPrompt* p) {
   if (!msg.at_key("function_call").get_object().get(fc)) one(fc);
 }
 
+const char* MessagesProblem(object body) {
+  element m;
+  if (body.at_key("messages").get(m) || m.is_null()) return "missing messages";
+  if (!m.is_array()) return "messages is not an array";
+  if (m.get_array().value_unsafe().size() == 0) return "missing messages";
+  return nullptr;
+}
+
 bool HasTools(object body) {
   array a;
   if (!body.at_key("tools").get_array().get(a) && a.size() > 0) return true;

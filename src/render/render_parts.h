@@ -30,6 +30,9 @@ void AppendToolCalls(object msg, RenderedPrompt* p);
 // `sep`; records the span in p->tools_begin/end. Returns false when the body has none.
 bool AppendTools(object body, const PyJsonStyle& style, std::string_view sep, RenderedPrompt* p);
 bool HasTools(object body);
+// Why the body's "messages" cannot be rendered ("missing messages", "messages is not an array"),
+// or nullptr when it is a non-empty array.
+const char* MessagesProblem(object body);
 
 // The "# Tools ... <tools>" preamble and closing lines used by the ChatML-style layouts.
 void AppendToolsBlock(object body, RenderedPrompt* p);

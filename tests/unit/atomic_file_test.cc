@@ -96,7 +96,8 @@ TEST_F(AtomicFileTest, SigintWithTwoPendingOutputs) {
   EXPECT_EXIT(
       {
         InstallInterruptCleanup();
-        AtomicFile a, b;
+        AtomicFile a;
+        AtomicFile b;
         if (!a.Open(target_).ok() || !b.Open(second).ok()) std::_Exit(3);
         (void)a.Write("{");
         (void)b.Write("<html>");
