@@ -1,0 +1,92 @@
+"""The salt file (.ltl-salt): created 0600 whatever the umask (the mode is set at open, so there is
+no window with wider permissions), 32 hex digits, reused by later runs; refused with one clear line
+when it is group- or world-writable, a directory, a FIFO (without hanging) or malformed; never
+printed (test_canary.py also greps every output for it)."""
+import json
+import os
+import shutil
+import stat
+import subprocess
+import unittest
+
+import ltl_test_env as env
+
+BODY = json.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "hello there"}]})
+
+
+class SaltFile(unittest.TestCase):
+    def setUp(self):
+        self.dir = env.tempdir()
+        self.log = os.path.join(self.dir, "log.jsonl")
+        with open(self.log, "w") as f:
+            f.write(BODY + "\n" + BODY + "\n")
+        self.salt = os.path.join(self.dir, ".ltl-salt")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def profile(self, umask=None):
+        def preexec():
+            if umask is not None:
+                os.umask(umask)
+        p = subprocess.run([env.BINARY, "profile", self.log, "-o", os.path.join(self.dir, "r")],
+                           cwd=self.dir, capture_output=True, text=True, preexec_fn=preexec,
+                           timeout=60)  # a hang (e.g. on a FIFO) fails instead of blocking CI
+        return p
+
+    def test_created_private_and_reused(self):
+        r = self.profile(umask=0)  # even with umask 000 the file must be 0600
+        self.assertEqual(r.returncode, 0, r.stderr)
+        st = os.lstat(self.salt)
+        self.assertTrue(stat.S_ISREG(st.st_mode))
+        self.assertEqual(stat.S_IMODE(st.st_mode), 0o600)
+        with open(self.salt) as f:
+            salt = f.read()
+        self.assertRegex(salt, r"^[0-9a-f]{32}\n$")
+        self.assertEqual([n for n in os.listdir(self.dir) if "tmp" in n], [])
+        with open(os.path.join(self.dir, "r.json")) as f:
+            first = f.read()
+        r = self.profile()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(self.salt) as f:
+            self.assertEqual(f.read(), salt)  # reused, not replaced
+        with open(os.path.join(self.dir, "r.json")) as f:
+            self.assertEqual(f.read(), first)  # same key, same report
+        for text in (r.stdout, r.stderr, first):
+            self.assertNotIn(salt.strip(), text)
+
+    def refused(self, pattern):
+        r = self.profile()
+        self.assertEqual(r.returncode, 2, r.stderr)
+        lines = r.stderr.splitlines()
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertRegex(lines[0], "^llmtrafficlens: " + pattern + "$")
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "r.json")))
+
+    def test_group_or_world_writable_refused(self):
+        for mode in (0o620, 0o602, 0o666):
+            with self.subTest(mode=oct(mode)):
+                with open(self.salt, "w") as f:
+                    f.write("00112233445566778899aabbccddeeff\n")
+                os.chmod(self.salt, mode)
+                self.refused(r"\.ltl-salt: salt file is writable by group or others; "
+                             r"run chmod 600 on it")
+                os.unlink(self.salt)
+
+    def test_directory_refused(self):
+        os.mkdir(self.salt)
+        self.refused(r"\.ltl-salt: salt file is not a regular file")
+
+    def test_fifo_refused_without_hanging(self):
+        os.mkfifo(self.salt, 0o600)
+        self.refused(r"\.ltl-salt: salt file is not a regular file")
+
+    def test_malformed_refused(self):
+        with open(self.salt, "w") as f:
+            f.write("not hex at all\n")
+        os.chmod(self.salt, 0o600)
+        self.refused(r"\.ltl-salt: salt file must hold 32 hexadecimal digits")
+
+
+if __name__ == "__main__":
+    unittest.main()
