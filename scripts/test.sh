@@ -9,9 +9,6 @@ jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLTL_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$jobs")
-# Static analysis: clang-tidy (.clang-tidy) on the C++ files changed since the merge base with main
-# (every file in a clean clone of main).
-scripts/clang-tidy-changed.sh build
 # Fuzzing: every libFuzzer target (fuzz/*_fuzz.cc, clang + ASan/UBSan, build-fuzz/) for 60 s.
 fuzz/run.sh 60
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLTL_SANITIZE=ON -DLTL_WERROR=ON \
