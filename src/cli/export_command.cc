@@ -27,6 +27,7 @@ struct ExportArgs {
   int64_t default_output_length = 256;
   double max_skip_share = 0.5;
   size_t max_line_bytes = 256ull << 20;
+  size_t max_field_bytes = 64ull << 20;
   bool quiet = false;
   std::string ts_column;                // gateway logs: timestamp column
   std::string template_name = "auto";   // gateway logs: chat-template layout
@@ -83,6 +84,7 @@ int RunExport(const ExportArgs& a) {
   ReadContext ctx;
   ctx.name = a.input == "-" ? "<stdin>" : a.input;
   ctx.limits.max_line_bytes = a.max_line_bytes;
+  ctx.limits.max_field_bytes = a.max_field_bytes;
   ctx.skips = &skips;
   ctx.gateway.ts_column = a.ts_column;
   ctx.gateway.template_name = a.template_name;
@@ -220,6 +222,11 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
                   "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
   cmd->add_option("--max-line-bytes", args->max_line_bytes,
                   "Longest input line or CSV record accepted (default 256 MiB)");
+  cmd->add_option("--max-field-bytes", args->max_field_bytes,
+                  "Longest CSV field accepted; a record holding a longer one is skipped and counted "
+                  "(default 64 MiB; suffixes K, M, G are binary)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(size_t{1}, size_t{1} << 40));
   cmd->add_option("--ts-column", args->ts_column,
                   "Gateway logs: the column/key holding the request time (default: detected)");
   cmd->add_option("--template", args->template_name,

@@ -169,7 +169,18 @@ class Canary(unittest.TestCase):
         return env.run(["profile", path, "-o", os.path.join(self.out, "report"),
                         "--salt-file", self.salt, *extra], cwd=self.dir)
 
+    def export(self, path):
+        """Runs export to both trace formats (when the command exists); returns the runs."""
+        if env.run(["export", "--help"]).returncode != 0:
+            return []
+        return [env.run(["export", path, "--to", to, "-o", os.path.join(self.out, f"trace.{to}"),
+                         "--salt-file", self.salt], cwd=self.dir)
+                for to in ("mooncake", "bailian")]
+
     def test_csv_log(self):
+        for e in self.export(self.csv_log()):
+            self.assertIn(e.returncode, (0, 1), e.stderr)
+            self.assert_clean(e)
         r = self.profile(self.csv_log())
         self.assertIn(r.returncode, (0, 1), r.stderr)
         self.assertIn("row skipped", r.stderr)  # the skipped-row warnings were exercised
@@ -180,6 +191,9 @@ class Canary(unittest.TestCase):
         self.assert_clean(r)
 
     def test_jsonl_log(self):
+        for e in self.export(self.jsonl_log()):
+            self.assertIn(e.returncode, (0, 1), e.stderr)
+            self.assert_clean(e)
         r = self.profile(self.jsonl_log())
         self.assertIn(r.returncode, (0, 1), r.stderr)
         self.assertIn("row skipped", r.stderr)
