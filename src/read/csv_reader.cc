@@ -88,7 +88,6 @@ void CsvReader::Discard(size_t from, bool in_quotes) {
     }
     CountLines(begin_, end_);
     begin_ = end_;
-    i = 0;
     if (!Fill()) {
       begin_ = end_;
       return;
