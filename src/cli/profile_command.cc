@@ -37,6 +37,7 @@ struct ProfileArgs {
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
   FleetArgs fleet;
   KvCacheArgs kv;  // eviction policies and KV memory (cli/kv_cache_options.h)
+  bool warm_prefix = false;             // cache traces: pre-populate tools+system blocks
 };
 
 int RunProfile(const ProfileArgs& a) {
@@ -87,6 +88,7 @@ int RunProfile(const ProfileArgs& a) {
   ctx.gateway.ts_column = a.ts_column;
   ctx.gateway.template_name = a.template_name;
   ctx.gateway.salt_file = a.salt_file;
+  ctx.cctrace_warm_prefix = a.warm_prefix;
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   auto loaded = LoadInput(a.input, *format, &ctx);
   if (!loaded.ok()) {
@@ -109,7 +111,7 @@ int RunProfile(const ProfileArgs& a) {
   p.format = FormatName(in.format);
   p.encoding = in.encoding;
   p.input_bytes = in.bytes;
-  p.rows_read = in.records.size() + skips.total();
+  p.rows_read = RealRequests(trace) + skips.total();
   p.skipped = skips;
   if (in.gateway) {
     p.filtered_status = in.filtered_status;
@@ -120,6 +122,10 @@ int RunProfile(const ProfileArgs& a) {
       ResolveFleetOptions(a.fleet, trace.block_size, caps, kv_request->memory);
   BuildProfile(in.records, trace, opts, caps, &p, fleet ? &*fleet : nullptr);
   if (WantsKvCacheSection(*kv_request)) BuildKvCacheSection(trace, opts, *kv_request, caps, &p);
+  if (in.format == InputFormat::kCctrace) {
+    p.counting = in.counting;
+    p.cctrace = SummarizeCctrace(in.records, trace, in.cctrace, a.warm_prefix);
+  }
 
   const std::string json_path = a.output_prefix + ".json";
   Status st = WriteFileAtomically(json_path, RenderReportJson(p));
@@ -148,7 +154,8 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   auto args = std::make_shared<ProfileArgs>();
   CLI::App* cmd = app.add_subcommand(
       "profile", "Measure prefix-cache reuse of a gateway log or hashed trace");
-  cmd->add_option("FILE", args->input, "Input file (plain, .gz or .zst), or - for stdin")
+  cmd->add_option("FILE", args->input,
+                  "Input file (plain, .gz or .zst), - for stdin, or a directory of cctrace files")
       ->required();
   cmd->add_option("--format", args->format,
                   "Input format: auto, mooncake, bailian, cctrace, csv, jsonl (default: detected "
@@ -191,6 +198,10 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--salt-file", args->salt_file,
                   "Gateway logs: file holding the secret hash key, created on first use (default "
                   ".ltl-salt in the working directory)");
+  cmd->add_flag("--warm-prefix", args->warm_prefix,
+                "Cache traces: start each conversation and sub-agent with its first "
+                "(tool_tokens + system_tokens) // block_size blocks cached (the shared prefix is "
+                "warm at the provider)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);
   AddKvCacheOptions(cmd, &args->kv);

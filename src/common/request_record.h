@@ -28,6 +28,10 @@ struct RequestRecord {
   bool exact_counts = false;     // counts came from usage rather than an estimate
   uint64_t tools_digest = 0;     // digest of the tool set (0 = none), for tool-churn findings
   bool truncated_body = false;   // the gateway truncated the body (e.g. litellm_truncated)
+  // Cache traces (cctrace) only.
+  bool subagent = false;         // a sub-agent's request (its own isolated cache namespace)
+  bool replay_only = false;      // not a request: pre-populates the cache (--warm-prefix); never
+                                 // measured or counted, only its blocks are touched
 };
 
 }  // namespace ltl

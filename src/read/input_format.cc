@@ -58,6 +58,10 @@ Result<InputFormat> DetectFormat(std::string_view head, const std::string& name)
   if (s.front() == '{') {
     // A single JSON document whose top level has "requests" is a cache trace; line-delimited JSON
     // objects are traces or gateway records depending on their keys.
+    // A cache trace is often written on one line, so its keys decide before the line formats'.
+    if (HasKey(s.substr(0, 1 << 16), "requests") && HasKey(s.substr(0, 1 << 16), "block_size") &&
+        !HasKey(first, "messages") && !HasKey(first, "input_length"))
+      return InputFormat::kCctrace;
     if (HasKey(first, "chat_id") && HasKey(first, "hash_ids")) return InputFormat::kBailian;
     if (HasKey(first, "hash_ids")) return InputFormat::kMooncake;
     bool one_line_object = nl != std::string_view::npos || first.back() == '}';

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 
 #include "hash/conform_ids.h"
 #include "hash/salt_file.h"
@@ -88,6 +89,22 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
 
 Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx) {
   LoadedInput out;
+  std::error_code dir_ec;
+  if (path != "-" && std::filesystem::is_directory(path, dir_ec)) {
+    // Only cache traces come as a directory (one file per conversation).
+    if (format != InputFormat::kAuto && format != InputFormat::kCctrace)
+      return Status::InvalidArgument(fmt::format(
+          "{}: is a directory; only --format cctrace reads a directory of trace files", path));
+    out.format = InputFormat::kCctrace;
+    out.encoding = "directory";
+    CctraceOptions opts;
+    opts.warm_prefix = ctx->cctrace_warm_prefix;
+    Status st = ReadCctraceDirectory(path, opts, ctx, &out.records, &out.cctrace);
+    if (!st.ok()) return st;
+    out.bytes = out.cctrace.bytes;
+    out.counting = "hashed trace (tokens = hash_ids x block_size)";
+    return out;
+  }
   auto opened = OpenInput(path);
   if (!opened.ok()) return opened.status();
   std::unique_ptr<InputStream> raw = std::move(opened.value());
@@ -118,6 +135,13 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
   switch (format) {
     case InputFormat::kMooncake: st = ReadMooncake(&in, ctx, &out.records); break;
     case InputFormat::kBailian: st = ReadBailian(&in, ctx, &out.records); break;
+    case InputFormat::kCctrace: {
+      CctraceOptions opts;
+      opts.warm_prefix = ctx->cctrace_warm_prefix;
+      st = ReadCctraceStream(&in, opts, ctx, &out.records, &out.cctrace);
+      out.counting = "hashed trace (tokens = hash_ids x block_size)";
+      break;
+    }
     case InputFormat::kCsv:
     case InputFormat::kJsonl: st = ReadGateway(format, &in, ctx, &out); break;
     default:

@@ -8,6 +8,7 @@
 
 #include "common/request_record.h"
 #include "common/status.h"
+#include "read/cctrace_reader.h"
 #include "read/input_format.h"
 #include "read/read_context.h"
 
@@ -25,6 +26,8 @@ struct LoadedInput {
   std::vector<std::string> per_request_session_fields;  // session fields ignored (never repeat)
   std::string counting;                            // how token counts were obtained
   uint64_t conformed_ids = 0;  // records whose ids were fitted to logged usage (hash/conform_ids.h)
+  // Cache traces only (cctrace).
+  CctraceReadStats cctrace;
 };
 
 Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx);

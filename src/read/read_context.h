@@ -30,6 +30,7 @@ struct GatewayOptions {
 struct ReadContext {
   std::string name;            // file name as given by the user (for messages)
   uint32_t block_size = 0;     // --block-size; 0 = the format's default
+  bool cctrace_warm_prefix = false;  // cctrace: --warm-prefix (see read/cctrace_reader.h)
   ReadLimits limits;
   GatewayOptions gateway;
   SkipCounter* skips = nullptr;

@@ -20,7 +20,7 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   p->block_size = trace.block_size;
   p->warmup = options.warmup;
   p->order = options.order;
-  p->requests = trace.requests.size();
+  p->requests = RealRequests(trace);
   p->distinct_blocks = trace.num_blocks;
   p->block_accesses = trace.total_block_accesses();
   p->has_conversations = trace.num_conversations > 0;

@@ -55,6 +55,7 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
   double prev = 0;
   std::unordered_map<int32_t, uint64_t> per_conv;
   for (const TraceRequest& r : trace.requests) {
+    if (r.replay_only) continue;  // cache pre-population, not a request
     const RequestRecord& rec = records[r.record];
     in.push_back(r.input_tokens);
     if (r.output_tokens >= 0) out.push_back(r.output_tokens);
@@ -82,7 +83,7 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
   d.inter_arrival_ms = ComputeQuantiles(gaps);
   d.turns = ComputeQuantiles(turns);
   d.duration_s = t1 - t0;
-  d.qps = d.duration_s > 0 ? static_cast<double>(trace.requests.size()) / d.duration_s : 0.0;
+  d.qps = d.duration_s > 0 ? static_cast<double>(RealRequests(trace)) / d.duration_s : 0.0;
   if (d.duration_s > 0) {
     // About 100 bins of a round width.
     static const double kWidths[] = {1, 5, 10, 30, 60, 300, 600, 1800, 3600, 21600, 86400};
@@ -95,6 +96,7 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
     size_t nbins = static_cast<size_t>(d.duration_s / d.qps_bin_s) + 1;
     d.qps_over_time.assign(nbins, 0);
     for (const TraceRequest& r : trace.requests) {
+      if (r.replay_only) continue;
       size_t b = std::min(nbins - 1, static_cast<size_t>((r.time_s - t0) / d.qps_bin_s));
       d.qps_over_time[b] += 1;
     }

@@ -11,6 +11,7 @@
 #include "common/skip_counter.h"
 #include "models/kv_models.h"
 #include "simulate/fleet_result.h"
+#include "report/cctrace_summary.h"
 #include "simulate/lru_curve.h"
 #include "simulate/replay_options.h"
 
@@ -97,6 +98,8 @@ struct Profile {
   KvCacheSection kv_cache;
 
   Distributions dist;
+
+  CctraceSummary cctrace;  // cache traces only (present == false otherwise)
 
   double Rate(const HitTokens& h, int64_t measured) const {
     return measured > 0 ? static_cast<double>(h.hit) / static_cast<double>(measured) : 0.0;

@@ -33,6 +33,33 @@ Json HitJson(const HitTokens& h, int64_t measured, bool split) {
   return j;
 }
 
+Json CctraceRatesJson(const CctraceRates& r) {
+  return Json{{"requests", r.requests},     {"blocks", r.blocks},
+              {"hit_blocks", r.hit_blocks}, {"tokens", r.tokens},
+              {"hit_tokens", r.hit_tokens}, {"hit_rate", r.hit_rate()}};
+}
+
+Json CctraceJson(const CctraceSummary& c) {
+  Json convs = Json::array();
+  for (const auto& cs : c.conversations)
+    convs.push_back(Json{{"id", cs.id},
+                         {"segment", cs.segment},
+                         {"subagents", cs.subagents},
+                         {"parent", CctraceRatesJson(cs.parent)},
+                         {"subagent", CctraceRatesJson(cs.subagent)}});
+  return Json{{"files", c.files},
+              {"ignored_files", c.ignored_files},
+              {"subagents", c.subagents},
+              {"warm_prefix", c.warm_prefix},
+              {"warm_blocks", c.warm_blocks},
+              {"usage", Json{{"parent", Json{{"input", c.parent_in}, {"output", c.parent_out}}},
+                             {"subagent",
+                              Json{{"input", c.subagent_in}, {"output", c.subagent_out}}}}},
+              {"reference_replay", Json{{"parent", CctraceRatesJson(c.parent)},
+                                        {"subagent", CctraceRatesJson(c.subagent)}}},
+              {"conversations", convs}};
+}
+
 }  // namespace
 
 Json ProfileToJson(const Profile& p) {
@@ -110,6 +137,7 @@ Json ProfileToJson(const Profile& p) {
       {"conversations", d.conversations},
       {"requests_per_conversation", QuantilesJson(d.requests_per_conversation)},
       {"turns", QuantilesJson(d.turns)}};
+  if (p.cctrace.present) j["cctrace"] = CctraceJson(p.cctrace);
   return j;
 }
 

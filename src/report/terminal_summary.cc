@@ -64,6 +64,18 @@ std::string RenderTerminalSummary(const Profile& p) {
                      SplitText(p, p.ceiling, p.measured_tokens));
   if (p.fleet) out += RenderFleetSummary(*p.fleet, p.block_size, p.warmup);
   out += RenderKvCacheSummary(p);
+  if (p.cctrace.present) {
+    const CctraceSummary& c = p.cctrace;
+    out += fmt::format(
+        "\ncache trace: {} conversations · {} sub-agents{}\n"
+        "reference replay (unbounded, cold, a cache per conversation, fresh per sub-agent):\n"
+        "  parent {}  ·  sub-agents {}\n",
+        WithCommas(static_cast<int64_t>(c.files)), WithCommas(static_cast<int64_t>(c.subagents)),
+        c.warm_prefix ? fmt::format(" · warm prefix {} blocks",
+                                    WithCommas(static_cast<int64_t>(c.warm_blocks)))
+                      : "",
+        Percent(c.parent.hit_rate()), c.subagent.requests ? Percent(c.subagent.hit_rate()) : "-");
+  }
   return out;
 }
 

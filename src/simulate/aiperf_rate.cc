@@ -56,6 +56,10 @@ double AiperfCacheHitRate(const Trace& trace) {
     const TraceRequest& r = trace.requests[i];
     if (r.num_blocks == 0) continue;
     const uint32_t* ids = trace.begin(r);
+    if (r.replay_only) {  // pre-populates the set, is not a request
+      for (uint32_t j = 0; j < r.num_blocks; ++j) seen[ids[j]] = 1;
+      continue;
+    }
     uint32_t k = 0;
     while (k < r.num_blocks && seen[ids[k]]) ++k;
     sum.Add(static_cast<double>(k) / static_cast<double>(r.num_blocks));

@@ -21,7 +21,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, RoutingPolicy policy, uint64_t
   std::vector<uint32_t> match(n, 0);
   WorkerView view{&match, &load.requests(), &load.blocks()};
   uint32_t rotor = n - 1;  // the first tie goes to worker 0
-  const size_t first_measured = FirstMeasured(trace.requests.size(), replay.warmup);
+  const size_t first_measured = FirstMeasuredIndex(trace, replay.warmup);
 
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& r = trace.requests[i];
@@ -35,7 +35,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, RoutingPolicy policy, uint64_t
     const uint32_t w = choice.worker;
     const int64_t hit = HitTokenCount(r, match[w]);
     if (choice.guard) ++p.guard_triggers;
-    if (i >= first_measured) {
+    if (i >= first_measured && !r.replay_only) {
       p.hit_tokens += hit;
       p.measured_tokens += r.input_tokens;
       ++p.requests[w];
@@ -47,6 +47,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, RoutingPolicy policy, uint64_t
     } else {
       for (uint32_t j = 0; j < r.num_blocks; ++j) cache.Touch(ids[j]);
     }
+    if (r.replay_only) continue;  // cache pre-population (cctrace --warm-prefix): no load
     const int64_t output = r.output_tokens >= 0 ? r.output_tokens : default_output_tokens;
     load.Admit(w, r.time_s, r.input_tokens - hit, output, r.num_blocks);
   }

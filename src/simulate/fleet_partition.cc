@@ -36,7 +36,7 @@ std::vector<FleetPoint> EvaluateStaticRoutes(const Trace& trace, const StaticRou
                                              const ReplayOptions& replay,
                                              const FleetOptions& options) {
   const uint32_t n = options.workers;
-  const size_t fleet_first = FirstMeasured(trace.requests.size(), replay.warmup);
+  const size_t fleet_first = FirstMeasuredIndex(trace, replay.warmup);
   const size_t caps = options.capacity_blocks.size();
   // Per worker: hit tokens at each capacity, measured tokens and requests.
   std::vector<std::vector<int64_t>> hit(n, std::vector<int64_t>(caps, 0));

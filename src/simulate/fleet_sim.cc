@@ -30,7 +30,7 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
   caps.erase(std::unique(caps.begin(), caps.end()), caps.end());
 
   FleetResult out;
-  out.requests = trace.requests.size();
+  out.requests = RealRequests(trace);
   out.measured_requests = single_cache.measured_requests();
   out.measured_tokens = single_cache.measured_tokens();
   out.conversations_known = trace.num_conversations > 0;

@@ -111,7 +111,7 @@ class StackDistances {
 }  // namespace
 
 LruCurve LruCurve::Compute(const Trace& trace, const ReplayOptions& options) {
-  return ComputeFrom(trace, options, FirstMeasured(trace.requests.size(), options.warmup));
+  return ComputeFrom(trace, options, FirstMeasuredIndex(trace, options.warmup));
 }
 
 LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
@@ -130,7 +130,7 @@ LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
     const TraceRequest& r = trace.requests[i];
     const uint32_t* ids = trace.begin(r);
     const uint32_t k = r.num_blocks;
-    if (i >= first_measured) {
+    if (i >= first_measured && !r.replay_only) {
       c.measured_tokens_ += r.input_tokens;
       ++c.measured_requests_;
       uint32_t running = 0;

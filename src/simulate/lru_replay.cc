@@ -56,11 +56,11 @@ HitTokens ReplayLruAt(const Trace& trace, uint64_t capacity_blocks, const Replay
   HitTokens h;
   LruList lru(trace.num_blocks, capacity_blocks);
   std::vector<int32_t> owner(trace.num_conversations > 0 ? trace.num_blocks : 0, -1);
-  const size_t first_measured = FirstMeasured(trace.requests.size(), options.warmup);
+  const size_t first_measured = FirstMeasuredIndex(trace, options.warmup);
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& r = trace.requests[i];
     const uint32_t* ids = trace.begin(r);
-    if (i >= first_measured) {
+    if (i >= first_measured && !r.replay_only) {
       uint32_t k = 0;
       while (k < r.num_blocks && lru.Contains(ids[k])) {
         if (!owner.empty()) {

@@ -56,7 +56,7 @@ Result<std::vector<EvictionPolicy>> ParsePolicyList(std::string_view text) {
 uint64_t DistinctBlocksBeforeMeasured(const Trace& trace, const ReplayOptions& options) {
   // Dense ids are numbered in order of first appearance in replay order, so the blocks seen before
   // request f are exactly the ids below the largest id seen so far, plus one.
-  const size_t f = FirstMeasured(trace.requests.size(), options.warmup);
+  const size_t f = FirstMeasuredIndex(trace, options.warmup);
   uint64_t distinct = 0;
   for (size_t i = 0; i < f; ++i) {
     const TraceRequest& r = trace.requests[i];
@@ -105,7 +105,7 @@ std::vector<PolicyRun> RunPolicySweep(const Trace& trace, const ReplayOptions& o
     tasks.push_back([&trace, &options, &runs, &lru_runs] {
       const LruCurve curve = LruCurve::Compute(trace, options);
       const uint64_t warm = DistinctBlocksBeforeMeasured(trace, options);
-      const bool cold = FirstMeasured(trace.requests.size(), options.warmup) == 0;
+      const bool cold = FirstMeasuredIndex(trace, options.warmup) == 0;
       for (size_t i : lru_runs) {
         PolicyRun& run = runs[i];
         run.result.hit = curve.At(run.capacity_blocks);

@@ -26,14 +26,14 @@ class ReplayTally {
   ReplayTally(const Trace& trace, uint64_t capacity_blocks, const ReplayOptions& options)
       : trace_(trace),
         capacity_(capacity_blocks),
-        first_measured_(FirstMeasured(trace.requests.size(), options.warmup)),
+        first_measured_(FirstMeasuredIndex(trace, options.warmup)),
         owner_(trace.num_conversations > 0 ? trace.num_blocks : 0, kOwnerNone) {}
 
   // Call before looking request i up, with the number of blocks cached at that moment.
   // Returns whether request i is measured.
   bool Begin(size_t i, uint64_t occupancy) {
     if (i == first_measured_ && first_measured_ > 0) result_.underfilled = occupancy < capacity_;
-    return i >= first_measured_;
+    return i >= first_measured_ && !trace_.requests[i].replay_only;  // replay-only: never measured
   }
 
   // Records a measured request whose first `hit_blocks` blocks were cached.

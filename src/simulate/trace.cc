@@ -42,6 +42,8 @@ Trace BuildTrace(const std::vector<RequestRecord>& records) {
     tr.output_tokens = rec.output_tokens;
     tr.time_s = key[idx];
     tr.record = idx;
+    tr.replay_only = rec.replay_only;
+    t.num_replay_only += rec.replay_only;
     if (!rec.conversation.empty()) {
       auto [it, inserted] = convs.emplace(rec.conversation, static_cast<int32_t>(convs.size()));
       tr.conversation = it->second;
@@ -53,7 +55,7 @@ Trace BuildTrace(const std::vector<RequestRecord>& records) {
       t.blocks.push_back(it->second);
       prev = it->second;
     }
-    ++block_size_votes[rec.block_size];
+    if (!rec.replay_only) ++block_size_votes[rec.block_size];
     t.requests.push_back(tr);
   }
   t.num_blocks = static_cast<uint32_t>(dense.size());
@@ -62,6 +64,17 @@ Trace BuildTrace(const std::vector<RequestRecord>& records) {
   for (auto [bs, n] : block_size_votes)
     if (n > best) best = n, t.block_size = bs;
   return t;
+}
+
+size_t FirstMeasuredIndex(const Trace& t, double warmup) {
+  const size_t skip = FirstMeasured(RealRequests(t), warmup);
+  if (t.num_replay_only == 0) return skip;
+  size_t seen = 0;
+  for (size_t i = 0; i < t.requests.size(); ++i) {
+    if (t.requests[i].replay_only) continue;
+    if (seen++ == skip) return i;
+  }
+  return t.requests.size();
 }
 
 }  // namespace ltl

@@ -23,6 +23,7 @@ struct TraceRequest {
   double time_s = 0;
   int32_t conversation = kNoConversation;  // dense conversation index
   uint32_t record = 0;       // index into the RequestRecord vector it came from
+  bool replay_only = false;  // only touches its blocks (cache pre-population); never measured
 };
 
 struct Trace {
@@ -31,6 +32,7 @@ struct Trace {
   uint32_t num_blocks = 0;             // distinct blocks
   uint32_t num_conversations = 0;
   uint32_t block_size = 0;             // nominal block size (most common among requests)
+  uint64_t num_replay_only = 0;        // replay-only entries among `requests` (not real requests)
   std::vector<uint32_t> parent;        // per dense block: its parent block (first seen), or kNoParent
 
   const uint32_t* begin(const TraceRequest& r) const { return blocks.data() + r.first; }
@@ -58,5 +60,13 @@ inline int64_t HitTokenCount(const TraceRequest& r, uint64_t k) {
 inline size_t FirstMeasured(size_t n, double warmup) {
   return static_cast<size_t>(static_cast<double>(n) * warmup);
 }
+
+// Real requests in the trace (replay-only entries excluded).
+inline size_t RealRequests(const Trace& t) { return t.requests.size() - t.num_replay_only; }
+
+// Position in t.requests of the first measured request: the warm-up share counts real requests
+// only (floor(real * warmup) of them fill the cache). Replay-only entries are never measured,
+// wherever they sit: callers test `i >= FirstMeasuredIndex(...) && !r.replay_only`.
+size_t FirstMeasuredIndex(const Trace& t, double warmup);
 
 }  // namespace ltl
