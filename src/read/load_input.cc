@@ -97,6 +97,7 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
           "{}: is a directory; only --format cctrace reads a directory of trace files", path));
     out.format = InputFormat::kCctrace;
     out.encoding = "directory";
+    if (ctx->on_format) ctx->on_format(out.format, ctx);
     CctraceOptions opts;
     opts.warm_prefix = ctx->cctrace_warm_prefix;
     Status st = ReadCctraceDirectory(path, opts, ctx, &out.records, &out.cctrace);
