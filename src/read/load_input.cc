@@ -94,7 +94,7 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
     // Only cache traces come as a directory (one file per conversation).
     if (format != InputFormat::kAuto && format != InputFormat::kCctrace)
       return Status::InvalidArgument(fmt::format(
-          "{}: is a directory; only --format cctrace reads a directory of trace files", path));
+          "{}: is a directory, not a file", path));  // only cctrace reads directories
     out.format = InputFormat::kCctrace;
     out.encoding = "directory";
     if (ctx->on_format) ctx->on_format(out.format, ctx);
