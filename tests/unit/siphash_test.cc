@@ -42,7 +42,8 @@ uint64_t OpenSslSipHash(const unsigned char key[16], const unsigned char* data, 
   EVP_MAC* mac = EVP_MAC_fetch(nullptr, "SIPHASH", nullptr);
   EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
   size_t out_size = 8;
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t("size", &out_size), OSSL_PARAM_construct_end()};
+  OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t("size", &out_size),
+                         OSSL_PARAM_construct_end()};
   EXPECT_EQ(EVP_MAC_init(ctx, key, 16, params), 1);
   EXPECT_EQ(EVP_MAC_update(ctx, data, len), 1);
   unsigned char out[8];
