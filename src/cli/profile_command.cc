@@ -126,6 +126,11 @@ int RunProfile(const ProfileArgs& a) {
     p.counting = in.counting;
     p.cctrace = SummarizeCctrace(in.records, trace, in.cctrace, a.warm_prefix);
   }
+  if (in.gateway) {
+    p.gateway = ComputeGatewayFindings(in.records, trace);
+    p.gateway.layouts = in.layouts;
+    p.gateway.per_request_session_fields = in.per_request_session_fields;
+  }
 
   const std::string json_path = a.output_prefix + ".json";
   Status st = WriteFileAtomically(json_path, RenderReportJson(p));

@@ -12,6 +12,7 @@
 #include "models/kv_models.h"
 #include "simulate/fleet_result.h"
 #include "report/cctrace_summary.h"
+#include "report/gateway_findings.h"
 #include "simulate/lru_curve.h"
 #include "simulate/replay_options.h"
 
@@ -98,6 +99,7 @@ struct Profile {
   KvCacheSection kv_cache;
 
   Distributions dist;
+  GatewayFindings gateway;  // gateway logs only (gateway.present)
 
   CctraceSummary cctrace;  // cache traces only (present == false otherwise)
 

@@ -138,6 +138,7 @@ Json ProfileToJson(const Profile& p) {
       {"requests_per_conversation", QuantilesJson(d.requests_per_conversation)},
       {"turns", QuantilesJson(d.turns)}};
   if (p.cctrace.present) j["cctrace"] = CctraceJson(p.cctrace);
+  if (p.gateway.present) j["gateway"] = GatewayFindingsJson(p.gateway);
   return j;
 }
 

@@ -62,6 +62,10 @@ std::string RenderTerminalSummary(const Profile& p) {
   out += fmt::format("{:>16}  {:>6}{}  <- ceiling\n", "unbounded",
                      Percent(p.Rate(p.ceiling, p.measured_tokens)),
                      SplitText(p, p.ceiling, p.measured_tokens));
+  if (p.gateway.present) {
+    out += '\n';
+    out += GatewayFindingsText(p.gateway);
+  }
   if (p.fleet) out += RenderFleetSummary(*p.fleet, p.block_size, p.warmup);
   out += RenderKvCacheSummary(p);
   if (p.cctrace.present) {
