@@ -11,6 +11,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "read/json_line.h"
+
 namespace ltl {
 namespace {
 
@@ -19,23 +21,6 @@ using simdjson::dom::element;
 using simdjson::dom::object;
 
 constexpr int kMaxNesting = 8;  // sub-agents inside sub-agents, deeper is rejected
-
-bool ReadNonNegative(element e, int64_t* out) {
-  int64_t i;
-  uint64_t u;
-  double d;
-  if (!e.get_int64().get(i)) {
-    if (i < 0) return false;
-    *out = i;
-    return true;
-  }
-  if (!e.get_uint64().get(u)) return false;  // beyond int64
-  if (!e.get_double().get(d) && d >= 0 && d < 9e18 && d == std::floor(d)) {
-    *out = static_cast<int64_t>(d);
-    return true;
-  }
-  return false;
-}
 
 bool ReadFinite(element e, double* out) {
   return !e.get_double().get(*out) && std::isfinite(*out);
@@ -69,9 +54,9 @@ const char* ParseRequest(object o, ParsedRequest* r) {
       return "hash id is not an integer";
     }
   }
-  if (!o.at_key("in").get(v) && !v.is_null() && !ReadNonNegative(v, &r->in))
+  if (!o.at_key("in").get(v) && !v.is_null() && !ReadDomCount(v, &r->in))
     return "in is not a non-negative integer";
-  if (!o.at_key("out").get(v) && !v.is_null() && !ReadNonNegative(v, &r->out))
+  if (!o.at_key("out").get(v) && !v.is_null() && !ReadDomCount(v, &r->out))
     return "out is not a non-negative integer";
   std::string_view s;
   if (!o.at_key("model").get_string().get(s)) r->model = s;
@@ -88,7 +73,7 @@ bool IsSubagent(object o) {
 int64_t CountField(object o, std::string_view key) {
   element v;
   int64_t n = 0;
-  if (!o.at_key(key).get(v)) ReadNonNegative(v, &n);
+  if (!o.at_key(key).get(v)) ReadDomCount(v, &n);
   return n;
 }
 
@@ -155,7 +140,7 @@ class Builder {
     int64_t bs = 0;
     element v;
     if (!top.at_key("block_size").get(v)) {
-      if (!ReadNonNegative(v, &bs) || bs <= 0 || bs > (1 << 24))
+      if (!ReadDomCount(v, &bs) || bs <= 0 || bs > (1 << 24))
         return Skip("trace file: block_size is not a positive integer", 1);
     } else if (ctx_->block_size > 0) {
       bs = ctx_->block_size;

@@ -16,25 +16,7 @@ CsvReader::CsvReader(InputStream* in, const ReadLimits& limits, size_t buffer_by
 }
 
 bool CsvReader::Fill() {
-  if (eof_) return false;
-  if (begin_ > 0) {
-    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
-  }
-  if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
-  auto n = in_->Read(buf_.data() + end_, buf_.size() - end_);
-  if (!n.ok()) {
-    error_ = n.status();
-    eof_ = true;
-    return false;
-  }
-  if (*n == 0) {
-    eof_ = true;
-    return false;
-  }
-  end_ += *n;
-  return true;
+  return RefillWindow(in_, &buf_, &begin_, &end_, &eof_, &error_);
 }
 
 bool CsvReader::FillBuffer() {

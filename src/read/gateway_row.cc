@@ -19,20 +19,10 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
+// A count as a number (see ReadDomCount) or as a decimal string ("12"), as some gateways log it.
 bool ReadInt(element e, int64_t* out) {
+  if (ReadDomCount(e, out)) return true;
   int64_t i;
-  uint64_t u;
-  double d;
-  if (!e.get_int64().get(i)) {
-    if (i < 0) return false;
-    *out = i;
-    return true;
-  }
-  if (!e.get_uint64().get(u)) return false;  // beyond int64
-  if (!e.get_double().get(d) && d >= 0 && d < 9e18 && d == std::floor(d)) {
-    *out = static_cast<int64_t>(d);
-    return true;
-  }
   std::string_view s;
   if (!e.get_string().get(s)) {
     auto r = std::from_chars(s.data(), s.data() + s.size(), i);

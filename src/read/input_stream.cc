@@ -8,9 +8,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <fmt/format.h>
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 #include <vector>
 
 namespace ltl {
@@ -18,7 +18,8 @@ namespace {
 
 class FdSource {
  public:
-  FdSource(int fd, std::string name, uint64_t size) : fd_(fd), name_(std::move(name)), size_(size) {}
+  FdSource(int fd, std::string name, uint64_t size)
+      : fd_(fd), name_(std::move(name)), size_(size) {}
   ~FdSource() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -70,7 +71,9 @@ class PlainStream : public InputStream {
  public:
   explicit PlainStream(PrefixedSource src) : src_(std::move(src)) {}
   Result<size_t> Read(char* buf, size_t cap) override { return src_.Read(buf, cap); }
-  uint64_t raw_bytes_read() const override { return const_cast<PrefixedSource&>(src_).fd().read_bytes(); }
+  uint64_t raw_bytes_read() const override {
+    return const_cast<PrefixedSource&>(src_).fd().read_bytes();
+  }
   uint64_t raw_size() const override { return const_cast<PrefixedSource&>(src_).fd().size(); }
   const char* encoding() const override { return "plain"; }
 
@@ -118,7 +121,9 @@ class GzipStream : public InputStream {
     }
     return cap - zs_.avail_out;
   }
-  uint64_t raw_bytes_read() const override { return const_cast<PrefixedSource&>(src_).fd().read_bytes(); }
+  uint64_t raw_bytes_read() const override {
+    return const_cast<PrefixedSource&>(src_).fd().read_bytes();
+  }
   uint64_t raw_size() const override { return const_cast<PrefixedSource&>(src_).fd().size(); }
   const char* encoding() const override { return "gzip"; }
 
@@ -145,8 +150,7 @@ class ZstdStream : public InputStream {
         auto n = src_.Read(in_.data(), in_.size());
         if (!n.ok()) return n.status();
         if (*n == 0) {
-          if (frame_open_)
-            return Status::Corrupt("truncated zstd data (unexpected end of file)");
+          if (frame_open_) return Status::Corrupt("truncated zstd data (unexpected end of file)");
           return size_t{0};
         }
         input_ = ZSTD_inBuffer{in_.data(), *n, 0};
@@ -158,7 +162,9 @@ class ZstdStream : public InputStream {
     }
     return out.pos;
   }
-  uint64_t raw_bytes_read() const override { return const_cast<PrefixedSource&>(src_).fd().read_bytes(); }
+  uint64_t raw_bytes_read() const override {
+    return const_cast<PrefixedSource&>(src_).fd().read_bytes();
+  }
   uint64_t raw_size() const override { return const_cast<PrefixedSource&>(src_).fd().size(); }
   const char* encoding() const override { return "zstd"; }
 
@@ -212,31 +218,36 @@ Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
   return std::unique_ptr<InputStream>(new PlainStream(std::move(pre)));
 }
 
+bool RefillWindow(InputStream* in, std::string* buf, size_t* begin, size_t* end, bool* eof,
+                  Status* error) {
+  if (*eof) return false;
+  if (*begin > 0) {
+    std::memmove(buf->data(), buf->data() + *begin, *end - *begin);
+    *end -= *begin;
+    *begin = 0;
+  }
+  if (*end == buf->size()) buf->resize(buf->size() * 2);
+  auto n = in->Read(buf->data() + *end, buf->size() - *end);
+  if (!n.ok()) {
+    *error = n.status();
+    *eof = true;
+    return false;
+  }
+  if (*n == 0) {
+    *eof = true;
+    return false;
+  }
+  *end += *n;
+  return true;
+}
+
 LineReader::LineReader(InputStream* in, size_t max_line_bytes, size_t buffer_bytes)
     : in_(in), max_line_(max_line_bytes) {
   buf_.resize(std::max<size_t>(buffer_bytes, 64));
 }
 
 bool LineReader::Fill() {
-  if (eof_) return false;
-  if (begin_ > 0) {
-    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
-  }
-  if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
-  auto n = in_->Read(buf_.data() + end_, buf_.size() - end_);
-  if (!n.ok()) {
-    error_ = n.status();
-    eof_ = true;
-    return false;
-  }
-  if (*n == 0) {
-    eof_ = true;
-    return false;
-  }
-  end_ += *n;
-  return true;
+  return RefillWindow(in_, &buf_, &begin_, &end_, &eof_, &error_);
 }
 
 LineReader::Outcome LineReader::Next(std::string_view* line) {

@@ -30,9 +30,15 @@ class InputStream {
 // unreadable or a directory.
 Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path);
 
-// Splits an InputStream into lines ('\n'-terminated; a trailing '\r' is kept for callers that care),
-// numbering them from 1. Lines longer than `max_line_bytes` are reported as an error status by
-// Next() with the line number, and skipped.
+// The refill step of a sliding read window buf[begin, end) shared by LineReader and CsvReader:
+// moves the unconsumed bytes to the front, doubles the buffer when it is full, and appends one
+// Read(). Returns false at end of input or on a read error (then *error is set); either sets *eof.
+bool RefillWindow(InputStream* in, std::string* buf, size_t* begin, size_t* end, bool* eof,
+                  Status* error);
+
+// Splits an InputStream into lines ('\n'-terminated; a trailing '\r' is kept for callers that
+// care), numbering them from 1. Lines longer than `max_line_bytes` are reported as an error status
+// by Next() with the line number, and skipped.
 class LineReader {
  public:
   LineReader(InputStream* in, size_t max_line_bytes, size_t buffer_bytes = 1 << 20);

@@ -44,9 +44,12 @@ bool JsonLineParser::Start(std::string_view line, simdjson::ondemand::object* ob
 
 const char* JsonErrorReason(simdjson::error_code error, const char* invalid) {
   switch (error) {
-    case simdjson::UTF8_ERROR: return "invalid UTF-8 in JSON";
-    case simdjson::DEPTH_ERROR: return "JSON nested deeper than 1024 levels";
-    default: return invalid;
+    case simdjson::UTF8_ERROR:
+      return "invalid UTF-8 in JSON";
+    case simdjson::DEPTH_ERROR:
+      return "JSON nested deeper than 1024 levels";
+    default:
+      return invalid;
   }
 }
 
@@ -67,6 +70,23 @@ bool ReadCount(simdjson::ondemand::value v, int64_t* out) {
   if (v.get_double().get(d) || !(d >= 0) || d > 9.2e18 || d != std::floor(d)) return false;
   *out = static_cast<int64_t>(d);
   return true;
+}
+
+bool ReadDomCount(simdjson::dom::element e, int64_t* out) {
+  int64_t i;
+  uint64_t u;
+  double d;
+  if (!e.get_int64().get(i)) {
+    if (i < 0) return false;
+    *out = i;
+    return true;
+  }
+  if (!e.get_uint64().get(u)) return false;  // beyond int64
+  if (!e.get_double().get(d) && d >= 0 && d < 9e18 && d == std::floor(d)) {
+    *out = static_cast<int64_t>(d);
+    return true;
+  }
+  return false;
 }
 
 bool ReadNumber(simdjson::ondemand::value v, double* out) {

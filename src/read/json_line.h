@@ -29,6 +29,9 @@ const char* JsonErrorReason(simdjson::error_code error, const char* invalid);
 
 // Reads a non-negative integer that fits in int64 (rejects strings, fractions, negatives, >2^63-1).
 bool ReadCount(simdjson::ondemand::value v, int64_t* out);
+// The same for a DOM element, except that an integral float (`12.0`, `1e3`) below 9e18 is accepted
+// too: the cache-trace and usage fields come from writers that sometimes emit floats.
+bool ReadDomCount(simdjson::dom::element e, int64_t* out);
 // Reads a number (integer or float) as double.
 bool ReadNumber(simdjson::ondemand::value v, double* out);
 // Reads an array of non-negative 64-bit integers. On failure *reason says which kind of bad value.
