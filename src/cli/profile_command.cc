@@ -12,6 +12,7 @@
 #include "read/load_input.h"
 #include "report/build_kv_cache.h"
 #include "report/build_profile.h"
+#include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/terminal_summary.h"
 #include "simulate/trace.h"
@@ -130,16 +131,19 @@ int RunProfile(const ProfileArgs& a) {
     p.gateway = ComputeGatewayFindings(in.records, trace);
     p.gateway.layouts = in.layouts;
     p.gateway.per_request_session_fields = in.per_request_session_fields;
+    for (std::string& s : GatewayFindingSentences(p.gateway)) p.findings.push_back(std::move(s));
   }
 
   const std::string json_path = a.output_prefix + ".json";
+  const std::string html_path = a.output_prefix + ".html";
   Status st = WriteFileAtomically(json_path, RenderReportJson(p));
+  if (st.ok()) st = WriteFileAtomically(html_path, RenderReportHtml(p));
   if (!st.ok()) {
     PrintError(st.message());
     return kExitUnusable;
   }
   std::string summary = RenderTerminalSummary(p);
-  summary += fmt::format("\nwrote {}\n", json_path);
+  summary += fmt::format("\nwrote {}, {}\n", json_path, html_path);
   std::fputs(summary.c_str(), stdout);
   std::fflush(stdout);
 

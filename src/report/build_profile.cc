@@ -3,7 +3,10 @@
 
 #include <algorithm>
 
+#include "report/capacity_knee.h"
 #include "report/distributions.h"
+#include "report/leaderboards.h"
+#include "report/main_finding.h"
 #include "simulate/aiperf_rate.h"
 #include "simulate/fleet_sim.h"
 #include "simulate/lru_curve.h"
@@ -68,6 +71,14 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   p->dense_curve = steady.Dense(300);
   p->dist = ComputeDistributions(records, trace);
   if (fleet) p->fleet = SimulateFleet(trace, options, *fleet, steady);
+  p->leaderboards = BuildLeaderboards(records, trace, p->cold_ceiling.hit);
+  if (p->measured_tokens > 0) {
+    const double measured = static_cast<double>(p->measured_tokens);
+    p->knee = FindCapacityKnee(
+        [&](uint64_t c) { return static_cast<double>(steady.At(c).hit) / measured; },
+        p->saturation_blocks);
+  }
+  AppendDerivedFindings(p);
 }
 
 }  // namespace ltl

@@ -67,6 +67,10 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
     ++d.status_codes[rec.status_code];
     if (rec.turn > 0) turns.push_back(rec.turn);
     if (r.conversation != kNoConversation) ++per_conv[r.conversation];
+    if (!rec.session_field.empty()) {
+      ++d.with_session_id;
+      ++d.session_fields[rec.session_field];
+    }
     if (first) {
       t0 = r.time_s;
       first = false;
@@ -80,6 +84,8 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
   d.output_hist = Log2Histogram(out);
   d.input_tokens = ComputeQuantiles(in);
   d.output_tokens = ComputeQuantiles(out);
+  d.inter_arrival_hist = Log2Histogram(gaps);
+  d.turns_hist = Log2Histogram(turns);
   d.inter_arrival_ms = ComputeQuantiles(gaps);
   d.turns = ComputeQuantiles(turns);
   d.duration_s = t1 - t0;
@@ -100,11 +106,15 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
       size_t b = std::min(nbins - 1, static_cast<size_t>((r.time_s - t0) / d.qps_bin_s));
       d.qps_over_time[b] += 1;
     }
-    for (double& v : d.qps_over_time) v /= d.qps_bin_s;
+    for (double& v : d.qps_over_time) {
+      v /= d.qps_bin_s;
+      d.qps_peak = std::max(d.qps_peak, v);
+    }
   }
   d.conversations = per_conv.size();
   std::vector<int64_t> rpc;
   for (auto& [c, n] : per_conv) rpc.push_back(static_cast<int64_t>(n));
+  d.requests_per_conversation_hist = Log2Histogram(rpc);
   d.requests_per_conversation = ComputeQuantiles(rpc);
   return d;
 }

@@ -96,7 +96,7 @@ nlohmann::ordered_json GatewayFindingsJson(const GatewayFindings& f) {
   return j;
 }
 
-std::string GatewayFindingsText(const GatewayFindings& f) {
+std::string GatewayFindingsLines(const GatewayFindings& f) {
   if (!f.present || f.requests == 0) return "";
   std::string out;
   const double n = static_cast<double>(f.requests);
@@ -126,8 +126,13 @@ std::string GatewayFindingsText(const GatewayFindings& f) {
         Percent(static_cast<double>(f.predicted_hit_tokens) / in),
         WithCommas(static_cast<int64_t>(f.provider_cache_requests)));
   }
+  return out;
+}
 
+std::vector<std::string> GatewayFindingSentences(const GatewayFindings& f) {
   std::vector<std::string> findings;
+  if (!f.present || f.requests == 0) return findings;
+  const double n = static_cast<double>(f.requests);
   if (f.with_session == 0)
     findings.push_back(
         "No request carried a session identifier: pinning sessions to workers is not possible, "
@@ -160,6 +165,12 @@ std::string GatewayFindingsText(const GatewayFindings& f) {
         WithCommas(static_cast<int64_t>(f.truncated_bodies)), one ? "body" : "bodies",
         Percent(static_cast<double>(f.truncated_bodies) / n), one ? "was" : "were"));
   }
+  return findings;
+}
+
+std::string GatewayFindingsText(const GatewayFindings& f) {
+  std::string out = GatewayFindingsLines(f);
+  const std::vector<std::string> findings = GatewayFindingSentences(f);
   if (!findings.empty()) {
     out += "\nfindings\n";
     for (const auto& s : findings) out += "  - " + s + "\n";

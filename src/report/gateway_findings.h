@@ -47,4 +47,9 @@ nlohmann::ordered_json GatewayFindingsJson(const GatewayFindings& f);
 // The terminal lines (session identifiers, provider cache, findings); "" when not a gateway log.
 std::string GatewayFindingsText(const GatewayFindings& f);
 
+// Its parts: the session-identifier and provider-cache lines, and the findings as one sentence each
+// (also listed in report.json "findings" and report.html's findings section).
+std::string GatewayFindingsLines(const GatewayFindings& f);
+std::vector<std::string> GatewayFindingSentences(const GatewayFindings& f);
+
 }  // namespace ltl

@@ -10,6 +10,8 @@
 
 #include "common/skip_counter.h"
 #include "models/kv_models.h"
+#include "report/capacity_knee.h"
+#include "report/leaderboards.h"
 #include "simulate/fleet_result.h"
 #include "report/cctrace_summary.h"
 #include "report/gateway_findings.h"
@@ -43,6 +45,11 @@ struct Distributions {
   uint64_t conversations = 0;
   Quantiles requests_per_conversation;
   Quantiles turns;
+  // Histograms of the above (log2-binned; inter-arrival in ms).
+  std::vector<HistogramBin> inter_arrival_hist, requests_per_conversation_hist, turns_hist;
+  double qps_peak = 0;                                // busiest QPS-over-time bin
+  uint64_t with_session_id = 0;                       // requests carrying a session identifier
+  std::map<std::string, uint64_t> session_fields;     // field that carried it -> requests
 };
 
 struct CurveRow {
@@ -102,6 +109,15 @@ struct Profile {
   GatewayFindings gateway;  // gateway logs only (gateway.present)
 
   CctraceSummary cctrace;  // cache traces only (present == false otherwise)
+
+  Leaderboards leaderboards;       // prefix leaderboards (report/leaderboards.h)
+  CapacityKnee knee;               // past it, a doubling buys < 1 point (report/capacity_knee.h)
+
+  // Settings shown in the report's "how the numbers were computed" (empty = not applicable).
+  std::string template_layout;     // chat-template layout used to render gateway bodies
+  std::string model_id;            // --model: KV bytes per token known, cache sizes in GiB
+  double kv_bytes_per_token = 0;   // 0 = no model given
+  std::vector<std::string> findings;  // one sentence each, aggregates only (never input text)
 
   double Rate(const HitTokens& h, int64_t measured) const {
     return measured > 0 ? static_cast<double>(h.hit) / static_cast<double>(measured) : 0.0;

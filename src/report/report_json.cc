@@ -60,6 +60,36 @@ Json CctraceJson(const CctraceSummary& c) {
               {"conversations", convs}};
 }
 
+Json PrefixRowJson(const PrefixRow& r) {
+  Json models = Json::object();
+  for (const auto& [m, n] : r.models) models[m.empty() ? "unknown" : m] = n;
+  Json j{{"tokens", r.tokens},
+         {"blocks", r.blocks},
+         {"requests", r.requests},
+         {"reusable_tokens", r.reusable_tokens},
+         {"share", r.share},
+         {"own_tokens", r.own_tokens},
+         {"own_share", r.own_share},
+         {"first_seen_s", r.first_seen_s},
+         {"last_seen_s", r.last_seen_s},
+         {"models", models},
+         {"with_session_id", r.with_session_id},
+         {"session_id_share", Ratio(static_cast<int64_t>(r.with_session_id),
+                                    static_cast<int64_t>(r.requests))}};
+  if (!r.text.empty()) j["text"] = r.text;
+  return j;
+}
+
+Json LeaderboardsJson(const Leaderboards& lb) {
+  Json by_count = Json::array(), by_volume = Json::array();
+  for (const PrefixRow& r : lb.by_count) by_count.push_back(PrefixRowJson(r));
+  for (const PrefixRow& r : lb.by_volume) by_volume.push_back(PrefixRowJson(r));
+  return Json{{"reusable_tokens", lb.reusable_tokens},
+              {"listed_prefixes", lb.listed_prefixes},
+              {"by_count", by_count},
+              {"by_volume", by_volume}};
+}
+
 }  // namespace
 
 Json ProfileToJson(const Profile& p) {
@@ -137,6 +167,29 @@ Json ProfileToJson(const Profile& p) {
       {"conversations", d.conversations},
       {"requests_per_conversation", QuantilesJson(d.requests_per_conversation)},
       {"turns", QuantilesJson(d.turns)}};
+  Json& dj = j["distributions"];
+  dj["qps_over_time"]["peak_qps"] = d.qps_peak;
+  dj["inter_arrival_ms_histogram"] = HistogramJson(d.inter_arrival_hist);
+  dj["requests_per_conversation_histogram"] = HistogramJson(d.requests_per_conversation_hist);
+  dj["turns_histogram"] = HistogramJson(d.turns_hist);
+  Json fields = Json::object();
+  for (const auto& [f, n] : d.session_fields) fields[f] = n;
+  j["session_ids"] = Json{{"requests", d.with_session_id},
+                          {"share", Ratio(static_cast<int64_t>(d.with_session_id),
+                                          static_cast<int64_t>(p.requests))},
+                          {"fields", fields}};
+  j["prefixes"] = LeaderboardsJson(p.leaderboards);
+  j["capacity_knee"] = Json{{"found", p.knee.found},
+                            {"capacity_blocks", p.knee.capacity_blocks},
+                            {"capacity_tokens", p.knee.capacity_blocks * p.block_size},
+                            {"hit_rate", p.knee.hit_rate},
+                            {"min_gain_per_doubling", p.knee.min_gain}};
+  Json settings = Json::object();
+  settings["template_layout"] = p.template_layout;
+  settings["model"] = p.model_id;
+  settings["kv_bytes_per_token"] = p.kv_bytes_per_token;
+  j["settings"] = settings;
+  j["findings"] = p.findings;
   if (p.cctrace.present) j["cctrace"] = CctraceJson(p.cctrace);
   if (p.gateway.present) j["gateway"] = GatewayFindingsJson(p.gateway);
   return j;

@@ -5,6 +5,7 @@
 
 #include "common/units.h"
 #include "report/fleet_summary.h"
+#include "report/gateway_findings.h"
 #include "report/kv_cache_summary.h"
 
 namespace ltl {
@@ -26,6 +27,27 @@ std::string ModelsText(const Profile& p) {
     if (c > n) n = c, best = m.empty() ? "unknown" : m;
   if (models.size() == 1) return best;
   return fmt::format("{} (+{} more models)", best, models.size() - 1);
+}
+
+// "session identifiers  12.5% of requests  (...)": whether session affinity could reach the reuse.
+std::string SessionLine(const Profile& p) {
+  const double share = p.requests > 0 ? static_cast<double>(p.dist.with_session_id) /
+                                            static_cast<double>(p.requests)
+                                      : 0.0;
+  const char* note = share == 0   ? "affinity routing cannot reach this reuse"
+                     : share < 0.5 ? "affinity routing reaches only these requests"
+                                   : "affinity routing can pin most conversations";
+  return fmt::format("session identifiers  {} of requests  ({})\n", Percent(share), note);
+}
+
+// "top prefix by volume  2,400 tok x 30 reqs = 55.6% of reusable volume".
+std::string PrefixLine(const char* label, const std::vector<PrefixRow>& rows) {
+  if (rows.empty())
+    return fmt::format("{:<20}  none (no prefix is shared by two requests)\n", label);
+  const PrefixRow& r = rows.front();
+  return fmt::format("{:<20}  {} tok x {} reqs = {} of reusable volume\n", label,
+                     WithCommas(r.tokens), WithCommas(static_cast<int64_t>(r.requests)),
+                     Percent(r.share));
 }
 
 }  // namespace
@@ -62,9 +84,17 @@ std::string RenderTerminalSummary(const Profile& p) {
   out += fmt::format("{:>16}  {:>6}{}  <- ceiling\n", "unbounded",
                      Percent(p.Rate(p.ceiling, p.measured_tokens)),
                      SplitText(p, p.ceiling, p.measured_tokens));
+  out += "\n";
+  // Gateway logs name the session fields they saw; other inputs get the generic line.
+  out += p.gateway.present ? GatewayFindingsLines(p.gateway) : SessionLine(p);
+  out += PrefixLine("top prefix by volume", p.leaderboards.by_volume);
+  out += PrefixLine("top prefix by count", p.leaderboards.by_count);
   if (p.gateway.present) {
-    out += '\n';
-    out += GatewayFindingsText(p.gateway);
+    const std::vector<std::string> findings = GatewayFindingSentences(p.gateway);
+    if (!findings.empty()) {
+      out += "\nfindings\n";
+      for (const auto& s : findings) out += "  - " + s + "\n";
+    }
   }
   if (p.fleet) out += RenderFleetSummary(*p.fleet, p.block_size, p.warmup);
   out += RenderKvCacheSummary(p);

@@ -1,0 +1,109 @@
+// Tests for report.html: input-derived strings appear only escaped, the page loads nothing, and
+// the capacity chart has the documented number of vertices.
+#include "report/report_html.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "report/build_profile.h"
+#include "report/html_text.h"
+#include "simulate/trace.h"
+
+namespace ltl {
+namespace {
+
+const char* kScript = "<script>alert(1)</script>";
+const char* kImg = "\"><img src=x onerror=alert(1)>";
+
+TEST(HtmlText, EscapesMarkupAndQuotes) {
+  EXPECT_EQ(HtmlEscape(kScript), "&lt;script&gt;alert(1)&lt;/script&gt;");
+  EXPECT_EQ(HtmlEscape(kImg), "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;");
+  EXPECT_EQ(HtmlEscape("a&b 'c'"), "a&amp;b &#39;c&#39;");
+}
+
+TEST(HtmlText, CompactFormats) {
+  EXPECT_EQ(CompactBinary(16384), "16K");
+  EXPECT_EQ(CompactBinary(1536), "1.5K");
+  EXPECT_EQ(CompactBinary(900), "900");
+  EXPECT_EQ(BinaryBytes(95232), "93 KiB");
+  EXPECT_EQ(BinaryBytes(1.5 * (1u << 30)), "1.5 GiB");
+  EXPECT_EQ(FormatTraceTime(1753340000.0), "2025-07-24 06:53:20 UTC");
+  EXPECT_EQ(FormatTraceTime(3723), "+1h 02m 03s");
+}
+
+Profile HostileProfile() {
+  std::vector<RequestRecord> recs;
+  for (int i = 0; i < 40; ++i) {
+    RequestRecord r;
+    r.block_size = 16;
+    r.block_ids = {1, 2, static_cast<uint64_t>(100 + i)};
+    r.input_tokens = 48;
+    r.output_tokens = 10;
+    r.time_s = i;
+    r.has_time = true;
+    r.model = i % 2 ? kScript : kImg;
+    r.session_field = i % 3 ? "" : std::string(kImg);
+    r.conversation = std::to_string(i % 5);
+    recs.push_back(r);
+  }
+  Trace trace = BuildTrace(recs);
+  Profile p;
+  p.input_name = std::string("dir/") + kScript + kImg + ".csv";
+  p.format = "csv";
+  p.encoding = "plain";
+  p.counting = kImg;
+  p.template_layout = kScript;
+  p.model_id = kImg;
+  p.kv_bytes_per_token = 95232;
+  p.skipped.Add(kScript, 7);  // reasons are fixed phrases, but escape them anyway
+  CapacitySpec caps;
+  caps.tokens = {64, 256};
+  BuildProfile(recs, trace, ReplayOptions{}, caps, &p);
+  p.findings.push_back(std::string("finding ") + kScript);
+  CurveRow fifo = p.curve.front();
+  fifo.policy = kImg;
+  p.curve.push_back(fifo);
+  p.leaderboards.by_volume.front().text = std::string(kScript) + kImg;
+  return p;
+}
+
+TEST(ReportHtml, InputStringsAppearOnlyEscaped) {
+  const std::string html = RenderReportHtml(HostileProfile());
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<img"), std::string::npos);
+  EXPECT_EQ(html.find("onerror=alert(1)>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+}
+
+TEST(ReportHtml, LoadsNothingFromOutside) {
+  const std::string html = RenderReportHtml(HostileProfile());
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  EXPECT_EQ(html.find("src="), html.find("src=x"));  // only inside the escaped payload
+  // The only URLs are the SVG namespace.
+  std::regex url(R"(https?://[^"\s<]+)");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), url); it != std::sregex_iterator();
+       ++it)
+    EXPECT_EQ(it->str(), "http://www.w3.org/2000/svg");
+}
+
+TEST(ReportHtml, CapacityPolylineHasTwoVerticesPerDensePointPlusEnds) {
+  const Profile p = HostileProfile();
+  const std::string html = RenderReportHtml(p);
+  std::smatch m;
+  ASSERT_TRUE(
+      std::regex_search(html, m, std::regex("class=\"series-lru\"[^>]* points=\"([^\"]*)\"")));
+  const std::string pts = m[1];
+  const size_t vertices = static_cast<size_t>(std::count(pts.begin(), pts.end(), ','));
+  EXPECT_EQ(vertices, 2 * p.dense_curve.size() + 2);
+  EXPECT_NE(html.find("class=\"area-across\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"area-same\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"knee-point\""), std::string::npos);
+  EXPECT_NE(html.find("KiB/token"), std::string::npos);  // the GiB axis caption
+}
+
+}  // namespace
+}  // namespace ltl
