@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/fleet_args.h"
 #include "cli/kv_cache_options.h"
+#include "cli/progress_line.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
 #include "read/load_input.h"
@@ -91,7 +92,14 @@ int RunProfile(const ProfileArgs& a) {
   ctx.gateway.salt_file = a.salt_file;
   ctx.cctrace_warm_prefix = a.warm_prefix;
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
+  ProgressLine progress(ProgressLine::Wanted(a.quiet), ctx.name);
+  ctx.progress = [&progress](uint64_t bytes, uint64_t total) { progress.Update(bytes, total); };
+  ctx.warn = [&progress](const std::string& m) {
+    progress.Finish();  // a warning takes its own line, the progress line is redrawn after it
+    PrintWarning(m);
+  };
   auto loaded = LoadInput(a.input, *format, &ctx);
+  progress.Finish();
   if (!loaded.ok()) {
     PrintError(loaded.status().message());
     return kExitUnusable;
@@ -118,6 +126,9 @@ int RunProfile(const ProfileArgs& a) {
     p.filtered_status = in.filtered_status;
     p.counting = in.counting;
     p.rows_read += in.filtered_status;
+    for (const auto& [layout, n] : in.layouts)
+      p.template_layout += fmt::format("{}{} ({} requests)", p.template_layout.empty() ? "" : ", ",
+                                       layout, WithCommas(static_cast<int64_t>(n)));
   }
   std::optional<FleetOptions> fleet =
       ResolveFleetOptions(a.fleet, trace.block_size, caps, kv_request->memory);

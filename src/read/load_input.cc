@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 
 #include "hash/conform_ids.h"
 #include "hash/salt_file.h"
@@ -21,9 +22,11 @@ namespace {
 // Replays bytes read for format detection before the rest of the stream.
 class PeekedStream : public InputStream {
  public:
-  PeekedStream(std::unique_ptr<InputStream> in, std::string head)
-      : in_(std::move(in)), head_(std::move(head)) {}
+  PeekedStream(std::unique_ptr<InputStream> in, std::string head,
+               std::function<void(uint64_t, uint64_t)> progress = nullptr)
+      : in_(std::move(in)), head_(std::move(head)), progress_(std::move(progress)) {}
   Result<size_t> Read(char* buf, size_t cap) override {
+    if (progress_) progress_(in_->raw_bytes_read(), in_->raw_size());
     if (pos_ < head_.size()) {
       size_t n = std::min(cap, head_.size() - pos_);
       std::memcpy(buf, head_.data() + pos_, n);
@@ -40,6 +43,7 @@ class PeekedStream : public InputStream {
   std::unique_ptr<InputStream> in_;
   std::string head_;
   size_t pos_ = 0;
+  std::function<void(uint64_t, uint64_t)> progress_;
 };
 
 constexpr size_t kPeekBytes = 1 << 16;
@@ -130,7 +134,7 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
   }
   out.format = format;
   if (ctx->on_format) ctx->on_format(format, ctx);
-  PeekedStream in(std::move(raw), std::move(head));
+  PeekedStream in(std::move(raw), std::move(head), ctx->progress);
   out.encoding = in.encoding();
   Status st;
   switch (format) {

@@ -40,6 +40,8 @@ struct ReadContext {
   // command can pick settings that depend on it (export reads a hashed trace at the trace's own
   // block size but chunks a gateway log at the export's). Null = nothing to adjust.
   std::function<void(InputFormat, ReadContext*)> on_format;
+  // Called as the input is consumed: raw bytes read so far and the file's size (0 = unknown).
+  std::function<void(uint64_t bytes_read, uint64_t total_bytes)> progress;  // null = none
 
   // Counts a skipped row and prints "FILE:LINE: reason" for the first few.
   void Skip(const std::string& reason, uint64_t line) {

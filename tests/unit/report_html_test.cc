@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include <regex>
+#include <algorithm>
 
 #include "report/build_profile.h"
 #include "report/html_text.h"
@@ -83,20 +83,22 @@ TEST(ReportHtml, LoadsNothingFromOutside) {
   EXPECT_EQ(html.find("@import"), std::string::npos);
   EXPECT_EQ(html.find("url("), std::string::npos);
   EXPECT_EQ(html.find("src="), html.find("src=x"));  // only inside the escaped payload
-  // The only URLs are the SVG namespace.
-  std::regex url(R"(https?://[^"\s<]+)");
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), url); it != std::sregex_iterator();
-       ++it)
-    EXPECT_EQ(it->str(), "http://www.w3.org/2000/svg");
+  // The only URL is the SVG namespace. (std::regex is avoided: GCC 12 warns inside it under ASan.)
+  for (const char* scheme : {"http://", "https://"}) {
+    for (size_t pos = html.find(scheme); pos != std::string::npos; pos = html.find(scheme, pos + 1))
+      EXPECT_EQ(html.compare(pos, 26, "http://www.w3.org/2000/svg"), 0) << html.substr(pos, 60);
+  }
 }
 
 TEST(ReportHtml, CapacityPolylineHasTwoVerticesPerDensePointPlusEnds) {
   const Profile p = HostileProfile();
   const std::string html = RenderReportHtml(p);
-  std::smatch m;
-  ASSERT_TRUE(
-      std::regex_search(html, m, std::regex("class=\"series-lru\"[^>]* points=\"([^\"]*)\"")));
-  const std::string pts = m[1];
+  const size_t at = html.find("class=\"series-lru\"");
+  ASSERT_NE(at, std::string::npos);
+  const size_t begin = html.find(" points=\"", at);
+  ASSERT_NE(begin, std::string::npos);
+  const size_t end = html.find('"', begin + 9);
+  const std::string pts = html.substr(begin + 9, end - begin - 9);
   const size_t vertices = static_cast<size_t>(std::count(pts.begin(), pts.end(), ','));
   EXPECT_EQ(vertices, 2 * p.dense_curve.size() + 2);
   EXPECT_NE(html.find("class=\"area-across\""), std::string::npos);
