@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/fleet_args.h"
 #include "cli/kv_cache_options.h"
+#include "cli/prefix_text_pass.h"
 #include "cli/progress_line.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
@@ -34,6 +35,7 @@ struct ProfileArgs {
   size_t max_line_bytes = 256ull << 20;
   size_t max_field_bytes = 64ull << 20;
   bool quiet = false;
+  size_t show_prefix_text = 0;  // --show-prefix-text N (0 = no prompt text in any output)
   std::string ts_column;             // gateway logs: timestamp column
   std::string template_name = "auto";  // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
@@ -144,6 +146,21 @@ int RunProfile(const ProfileArgs& a) {
     p.gateway.per_request_session_fields = in.per_request_session_fields;
     for (std::string& s : GatewayFindingSentences(p.gateway)) p.findings.push_back(std::move(s));
   }
+  if (a.show_prefix_text > 0) {
+    if (!in.gateway) {
+      PrintWarning(fmt::format("--show-prefix-text: {} is a hashed trace and holds no prompt text",
+                               ctx.name));
+    } else if (a.input == "-") {
+      PrintWarning("--show-prefix-text needs a file: standard input cannot be read a second time");
+    } else {
+      Status text_st = FillPrefixText(a.input, in.format, ctx, p.block_size, a.show_prefix_text,
+                                      &p.leaderboards);
+      if (!text_st.ok()) {
+        PrintError(text_st.message());
+        return kExitUnusable;
+      }
+    }
+  }
 
   const std::string json_path = a.output_prefix + ".json";
   const std::string html_path = a.output_prefix + ".html";
@@ -222,6 +239,9 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
                 "Cache traces: start each conversation and sub-agent with its first "
                 "(tool_tokens + system_tokens) // block_size blocks cached (the shared prefix is "
                 "warm at the provider)");
+  cmd->add_option("--show-prefix-text", args->show_prefix_text,
+                  "Gateway logs: add the first N characters of each top prefix to the reports "
+                  "(opt-in: prompt text is otherwise never written; reads the log a second time)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);
   AddKvCacheOptions(cmd, &args->kv);

@@ -371,6 +371,7 @@ RowResult GatewayRowProcessor::Finish(element body, const element* response, Met
   out->block_ids.clear();
   out->block_size = config_.block_size;
   out->input_tokens = cutter_->Cut(prompt_.text, &chain_, &out->block_ids);
+  if (config_.on_prompt) config_.on_prompt(out->line, prompt_.text);
   out->time_s = meta.time_s;
   out->has_time = meta.has_time;
   out->model = SafeLabel(model);  // printed in reports: no escapes, valid UTF-8, bounded

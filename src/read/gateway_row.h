@@ -8,6 +8,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -26,6 +27,8 @@ struct GatewayConfig {
   uint32_t block_size = kGatewayDefaultBlockSize;
   const Tokenizer* tokenizer = nullptr;  // null = approximate counting
   std::string ts_column;                 // --ts-column (lower case), "" = detect
+  // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
+  std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
 };
 
 // What a CSV row supplied; views are valid for the duration of the call.

@@ -58,6 +58,7 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
   config.key = salt->key;
   config.block_size = ctx->block_size > 0 ? ctx->block_size : kGatewayDefaultBlockSize;
   config.tokenizer = ctx->gateway.tokenizer;
+  config.on_prompt = ctx->gateway.on_prompt;
   for (char c : ctx->gateway.ts_column)
     config.ts_column.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   GatewayReadStats stats;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "common/skip_counter.h"
 #include "read/input_format.h"
@@ -25,6 +26,8 @@ struct GatewayOptions {
   std::string template_name = "auto";   // --template
   std::string salt_file = ".ltl-salt";  // --salt-file
   const Tokenizer* tokenizer = nullptr;  // --tokenizer (null = approximate counting)
+  // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
+  std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
 };
 
 struct ReadContext {

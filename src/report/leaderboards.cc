@@ -66,6 +66,7 @@ Leaderboards BuildLeaderboards(const std::vector<RequestRecord>& records, const 
     }
     r.first_seen_s = trace.requests[tree.first_request(b)].time_s;
     r.last_seen_s = trace.requests[tree.last_request(b)].time_s;
+    r.first_line = records[trace.requests[tree.first_request(b)].record].line;
     rows.emplace(b, std::move(r));
   };
   for (uint32_t b : top_count) add_row(b);

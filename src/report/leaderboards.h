@@ -27,6 +27,8 @@ struct PrefixRow {
   double last_seen_s = 0;
   std::map<std::string, uint64_t> models;  // model -> requests containing the prefix ("" unknown)
   uint64_t with_session_id = 0;  // of those requests, how many carried a session identifier
+  uint64_t first_line = 0;       // input line/record of the first request containing it (not
+                                 // reported; --show-prefix-text renders that row again)
   std::string text;              // first N characters, only with --show-prefix-text N
 };
 

@@ -7,6 +7,7 @@
 #include "report/fleet_summary.h"
 #include "report/gateway_findings.h"
 #include "report/kv_cache_summary.h"
+#include "report/prefix_text.h"
 
 namespace ltl {
 namespace {
@@ -45,9 +46,12 @@ std::string PrefixLine(const char* label, const std::vector<PrefixRow>& rows) {
   if (rows.empty())
     return fmt::format("{:<20}  none (no prefix is shared by two requests)\n", label);
   const PrefixRow& r = rows.front();
-  return fmt::format("{:<20}  {} tok x {} reqs = {} of reusable volume\n", label,
-                     WithCommas(r.tokens), WithCommas(static_cast<int64_t>(r.requests)),
-                     Percent(r.share));
+  std::string line =
+      fmt::format("{:<20}  {} tok x {} reqs = {} of reusable volume\n", label, WithCommas(r.tokens),
+                  WithCommas(static_cast<int64_t>(r.requests)), Percent(r.share));
+  // --show-prefix-text only: the prefix's first characters, control characters escaped.
+  if (!r.text.empty()) line += fmt::format("{:<20}  \"{}\"\n", "", TerminalSafe(r.text));
+  return line;
 }
 
 }  // namespace

@@ -1,0 +1,21 @@
+// --show-prefix-text N: a second pass over a gateway log that renders again only the rows that
+// first contained each listed prefix, and stores the first N characters of each prefix in the
+// leaderboard rows. Opt-in: without the flag no prompt text reaches any output.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "common/status.h"
+#include "read/input_format.h"
+#include "read/read_context.h"
+#include "report/leaderboards.h"
+
+namespace ltl::cli {
+
+// `ctx` is the first pass's context (its gateway options are reused; nothing is counted or
+// printed again). `block_size` is the gateway block size used by the first pass.
+Status FillPrefixText(const std::string& path, InputFormat format, const ReadContext& ctx,
+                      uint32_t block_size, size_t n_chars, Leaderboards* lb);
+
+}  // namespace ltl::cli
