@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "common/units.h"
+#include "models/kv_models.h"
 #include "report/html_text.h"
+#include "report/kv_memory_view.h"
 #include "report/svg_chart.h"
 
 namespace ltl {
@@ -64,7 +66,7 @@ std::string PolicyMarker(const std::string& policy, double cx, double cy) {
 
 std::string SizeLabel(const Profile& p, double tokens) {
   std::string s = CompactBinary(tokens) + " tokens";
-  if (p.kv_bytes_per_token > 0) s += " (" + BinaryBytes(tokens * p.kv_bytes_per_token) + ")";
+  if (KvBytesPerToken(p) > 0) s += " (" + BinaryBytes(tokens * KvBytesPerToken(p)) + ")";
   return s;
 }
 
@@ -84,6 +86,15 @@ std::string CapacityChartHtml(const Profile& p) {
   }
   const double ceiling = p.Rate(p.ceiling, p.measured_tokens);
   double lo = std::min(total.front().tokens, bs), hi = total.back().tokens * 2;
+  // Other policies' points: --policies / --model rows (kv_cache) that were under memory pressure.
+  std::vector<const CurveRow*> others;
+  for (const auto* rows : {&p.curve, &p.kv_cache.rows})
+    for (const CurveRow& r : *rows)
+      if (r.policy != "lru" && !r.underfilled && r.capacity_tokens > 0) others.push_back(&r);
+  for (const CurveRow* r : others) {
+    lo = std::min(lo, static_cast<double>(r->capacity_tokens));
+    hi = std::max(hi, static_cast<double>(r->capacity_tokens) * 1.5);
+  }
   for (const CurveRow& r : p.curve) {
     if (r.capacity_tokens == 0) continue;
     lo = std::min(lo, static_cast<double>(r.capacity_tokens));
@@ -91,7 +102,7 @@ std::string CapacityChartHtml(const Profile& p) {
   }
   lo = Pow2Floor(lo);
   hi = Pow2Ceil(hi);
-  const bool gib_axis = p.kv_bytes_per_token > 0;
+  const bool gib_axis = KvBytesPerToken(p) > 0;
 
   svg::Frame f;
   f.width = 760;
@@ -139,7 +150,7 @@ std::string CapacityChartHtml(const Profile& p) {
       Num((f.x0() + f.x1()) / 2), Num(f.height - 8));
   if (gib_axis) {
     // GiB ticks at powers of two that fall inside the token range.
-    const double per_gib = std::exp2(30) / p.kv_bytes_per_token;  // tokens per GiB
+    const double per_gib = std::exp2(30) / KvBytesPerToken(p);  // tokens per GiB
     o += "<g class=\"axis x2\">\n";
     for (int e = -10; e <= 20; ++e) {
       const double tok = std::exp2(e) * per_gib;
@@ -153,8 +164,8 @@ std::string CapacityChartHtml(const Profile& p) {
     o += fmt::format(
         "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">KV cache memory ({}, "
         "{}/token)</text>\n</g>\n",
-        Num((f.x0() + f.x1()) / 2), Num(12), HtmlEscape(p.model_id),
-        BinaryBytes(p.kv_bytes_per_token));
+        Num((f.x0() + f.x1()) / 2), Num(12), HtmlEscape(KvModel(p)),
+        BinaryBytes(KvBytesPerToken(p)));
   }
 
   // Areas: across (bottom) and same-conversation (stacked on top), or the plain area under LRU.
@@ -205,12 +216,12 @@ std::string CapacityChartHtml(const Profile& p) {
   o += "</g>\n";
   // Other policies.
   std::set<std::string> policies;
-  for (const CurveRow& r : p.curve)
-    if (r.policy != "lru" && !r.underfilled && r.capacity_tokens > 0) policies.insert(r.policy);
+  for (const CurveRow* r : others) policies.insert(r->policy);
   for (const std::string& pol : policies) {
     o += fmt::format("<g class=\"policy policy-{}\">\n", HtmlEscape(pol));
-    for (const CurveRow& r : p.curve) {
-      if (r.policy != pol || r.underfilled || r.capacity_tokens == 0) continue;
+    for (const CurveRow* rp : others) {
+      const CurveRow& r = *rp;
+      if (r.policy != pol) continue;
       const double rate = p.Rate(r.hit, r.measured_tokens);
       o += "<g>" + PolicyMarker(pol, x(static_cast<double>(r.capacity_tokens)), y(rate));
       o += fmt::format("<title>{} at {}: {}</title></g>\n", HtmlEscape(pol),

@@ -66,18 +66,6 @@ std::string CompactDecimal(double value) {
   return Scaled(value, 1000.0, kSuffix, 6);
 }
 
-std::string BinaryBytes(double bytes) {
-  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int i = 0;
-  double v = bytes;
-  while (i < 5 && v >= 1024) {
-    v /= 1024;
-    ++i;
-  }
-  if (v < 10 && std::fabs(v - std::round(v)) > 0.05) return fmt::format("{:.1f} {}", v, kUnits[i]);
-  return fmt::format("{:.0f} {}", std::round(v), kUnits[i]);
-}
-
 std::string FormatDuration(double s) {
   if (!(s >= 0) || !std::isfinite(s)) return "–";
   if (s < 60) return fmt::format("{:.1f} s", s);

@@ -15,8 +15,6 @@ std::string HtmlEscape(std::string_view text);
 std::string CompactBinary(double value);
 // 12500 -> "12.5k", 3400000 -> "3.4M" (decimal multiples, for counts and rates).
 std::string CompactDecimal(double value);
-// Bytes as "1.5 GiB", "93 KiB".
-std::string BinaryBytes(double bytes);
 // A trace time: epoch seconds (>= 10^9) as "2026-07-24 06:13:20 UTC", else seconds from the trace
 // start as "+1h 02m 03s" / "+12.3 s".
 std::string FormatTraceTime(double seconds);

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include "common/units.h"
+#include "models/kv_models.h"
 #include "report/html_text.h"
+#include "report/kv_memory_view.h"
 
 namespace ltl {
 
@@ -21,7 +23,7 @@ std::string MainFinding(const Profile& p) {
   if (p.knee.found) {
     const double tokens = static_cast<double>(p.knee.capacity_blocks) * p.block_size;
     std::string size = CompactBinary(tokens) + " tokens";
-    if (p.kv_bytes_per_token > 0) size += " (" + BinaryBytes(tokens * p.kv_bytes_per_token) + ")";
+    if (KvBytesPerToken(p) > 0) size += " (" + BinaryBytes(tokens * KvBytesPerToken(p)) + ")";
     s += fmt::format(
         "; {} of cache reaches {}, and past that each doubling adds less than one point", size,
         Percent(p.knee.hit_rate));

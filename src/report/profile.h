@@ -115,8 +115,6 @@ struct Profile {
 
   // Settings shown in the report's "how the numbers were computed" (empty = not applicable).
   std::string template_layout;     // chat-template layout used to render gateway bodies
-  std::string model_id;            // --model: KV bytes per token known, cache sizes in GiB
-  double kv_bytes_per_token = 0;   // 0 = no model given
   std::vector<std::string> findings;  // one sentence each, aggregates only (never input text)
 
   double Rate(const HitTokens& h, int64_t measured) const {

@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "common/units.h"
+#include "models/kv_models.h"
 #include "report/capacity_chart.h"
 #include "report/html_text.h"
+#include "report/kv_memory_view.h"
 #include "report/main_finding.h"
 #include "report/report_css.h"
 #include "report/svg_chart.h"
@@ -54,6 +56,56 @@ std::string Header(const Profile& p) {
   return o;
 }
 
+// --policies / --model: every policy at every budget, with the ideal prefill speed-up.
+std::string KvTable(const Profile& p) {
+  const KvCacheSection& kv = p.kv_cache;
+  if (!kv.present || kv.rows.empty()) return "";
+  std::vector<uint64_t> sizes;
+  for (const CurveRow& r : kv.rows)
+    if (std::find(sizes.begin(), sizes.end(), r.capacity_blocks) == sizes.end())
+      sizes.push_back(r.capacity_blocks);
+  std::sort(sizes.begin(), sizes.end());
+  std::string o = "<h3>Eviction policies side by side</h3>\n";
+  if (kv.has_memory)
+    o += fmt::format(
+        "<p class=\"note\">{}: {} per token. (Nx) is the ideal prefill speed-up "
+        "1 / (1 − hit rate); “not filled” budgets never came under memory pressure "
+        "before the measured window.</p>\n",
+        HtmlEscape(kv.memory.model), BinaryBytes(kv.memory.bytes_per_token()));
+  o += "<table id=\"policies-table\"><thead><tr><th>budget</th><th class=\"num\">blocks</th>";
+  for (const std::string& pol : kv.policies)
+    o += fmt::format("<th class=\"num\">{}</th>", HtmlEscape(pol));
+  o += "</tr></thead><tbody>\n";
+  for (uint64_t blocks : sizes) {
+    const CurveRow* any = nullptr;
+    for (const CurveRow& r : kv.rows)
+      if (r.capacity_blocks == blocks) any = &r;
+    const std::string budget =
+        any && any->capacity_gib > 0
+            ? fmt::format("{:g} GiB", any->capacity_gib)
+            : CompactBinary(static_cast<double>(blocks) * std::max<uint32_t>(p.block_size, 1)) +
+                  " tokens";
+    o += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td>", budget, Commas(blocks));
+    for (const std::string& pol : kv.policies) {
+      const CurveRow* r = nullptr;
+      for (const CurveRow& c : kv.rows)
+        if (c.policy == pol && c.capacity_blocks == blocks) r = &c;
+      if (!r) {
+        o += "<td class=\"num\">–</td>";
+      } else if (r->underfilled) {
+        o += "<td class=\"num note\">not filled</td>";
+      } else {
+        const double rate = p.Rate(r->hit, r->measured_tokens);
+        o += fmt::format("<td class=\"num\">{} <span class=\"note\">({:.1f}x)</span></td>",
+                         Percent(rate), rate < 1 ? 1.0 / (1.0 - rate) : 0.0);
+      }
+    }
+    o += "</tr>\n";
+  }
+  o += "</tbody></table>\n";
+  return o;
+}
+
 std::string Headline(const Profile& p) {
   const double ceiling = p.Rate(p.ceiling, p.measured_tokens);
   std::string o = "<section id=\"headline\">\n<div class=\"cards\">\n";
@@ -69,12 +121,12 @@ std::string Headline(const Profile& p) {
   if (p.knee.found) {
     const double kt =
         static_cast<double>(p.knee.capacity_blocks) * std::max<uint32_t>(p.block_size, 1);
-    o += Card("Knee", CompactBinary(kt) + " tok",
-              fmt::format("{}reaches {}; past it each doubling adds &lt; 1 point",
-                          p.kv_bytes_per_token > 0
-                              ? BinaryBytes(kt * p.kv_bytes_per_token) + " of KV cache · "
-                              : "",
-                          Percent(p.knee.hit_rate)));
+    o += Card(
+        "Knee", CompactBinary(kt) + " tok",
+        fmt::format(
+            "{}reaches {}; past it each doubling adds &lt; 1 point",
+            KvBytesPerToken(p) > 0 ? BinaryBytes(kt * KvBytesPerToken(p)) + " of KV cache · " : "",
+            Percent(p.knee.hit_rate)));
   }
   o += Card("Session identifiers", Percent(Ratio(p.dist.with_session_id, p.requests)),
             p.dist.with_session_id == 0
@@ -98,7 +150,7 @@ std::string Headline(const Profile& p) {
       sizes.push_back(r.capacity_blocks);
   std::sort(sizes.begin(), sizes.end());
   o += "<table class=\"sizes\" id=\"sizes-table\">\n<thead><tr><th>cache size</th>";
-  if (p.kv_bytes_per_token > 0) o += "<th class=\"num\">memory</th>";
+  if (KvBytesPerToken(p) > 0) o += "<th class=\"num\">memory</th>";
   for (const std::string& pol : policies)
     o += fmt::format("<th class=\"num\">{} hit rate</th>", HtmlEscape(pol));
   if (p.has_conversations)
@@ -113,8 +165,8 @@ std::string Headline(const Profile& p) {
     const double tokens = static_cast<double>(blocks) * std::max<uint32_t>(p.block_size, 1);
     o += fmt::format("<tr><td>{} tokens <span class=\"note\">({} blocks)</span></td>",
                      CompactBinary(tokens), Commas(blocks));
-    if (p.kv_bytes_per_token > 0)
-      o += fmt::format("<td class=\"num\">{}</td>", BinaryBytes(tokens * p.kv_bytes_per_token));
+    if (KvBytesPerToken(p) > 0)
+      o += fmt::format("<td class=\"num\">{}</td>", BinaryBytes(tokens * KvBytesPerToken(p)));
     for (const std::string& pol : policies) {
       const CurveRow* r = row_for(pol, blocks);
       if (!r)
@@ -136,14 +188,16 @@ std::string Headline(const Profile& p) {
     o += "</tr>\n";
   }
   o += fmt::format("<tr><td><strong>unbounded</strong> (ceiling)</td>{}",
-                   p.kv_bytes_per_token > 0 ? "<td class=\"num\">–</td>" : "");
+                   KvBytesPerToken(p) > 0 ? "<td class=\"num\">–</td>" : "");
   for (size_t i = 0; i < policies.size(); ++i)
     o += fmt::format("<td class=\"num\"><strong>{}</strong></td>", Percent(ceiling));
   if (p.has_conversations)
     o += fmt::format("<td class=\"num\">{}</td><td class=\"num\">{}</td>",
                      Percent(Ratio(p.ceiling.across, p.measured_tokens)),
                      Percent(Ratio(p.ceiling.same(), p.measured_tokens)));
-  o += "</tr>\n</tbody></table>\n</section>\n";
+  o += "</tr>\n</tbody></table>\n";
+  o += KvTable(p);
+  o += "</section>\n";
   return o;
 }
 
@@ -412,9 +466,9 @@ std::string Method(const Profile& p) {
     item("across / same",
          "a hit block is <em>across</em> when another conversation had used it "
          "before this request, else <em>same-conversation</em>");
-  if (p.kv_bytes_per_token > 0)
+  if (KvBytesPerToken(p) > 0)
     item("memory", fmt::format("{}: {} per token; GiB = tokens × bytes per token / 2<sup>30</sup>",
-                               HtmlEscape(p.model_id), BinaryBytes(p.kv_bytes_per_token)));
+                               HtmlEscape(KvModel(p)), BinaryBytes(KvBytesPerToken(p))));
   item("knee", fmt::format("smallest size past which doubling the cache adds less than {:.0f} "
                            "point of hit rate (checked on a 1/16-octave grid)",
                            p.knee.min_gain * 100));

@@ -186,8 +186,6 @@ Json ProfileToJson(const Profile& p) {
                             {"min_gain_per_doubling", p.knee.min_gain}};
   Json settings = Json::object();
   settings["template_layout"] = p.template_layout;
-  settings["model"] = p.model_id;
-  settings["kv_bytes_per_token"] = p.kv_bytes_per_token;
   j["settings"] = settings;
   j["findings"] = p.findings;
   if (p.cctrace.present) j["cctrace"] = CctraceJson(p.cctrace);

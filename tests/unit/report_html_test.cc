@@ -26,8 +26,6 @@ TEST(HtmlText, CompactFormats) {
   EXPECT_EQ(CompactBinary(16384), "16K");
   EXPECT_EQ(CompactBinary(1536), "1.5K");
   EXPECT_EQ(CompactBinary(900), "900");
-  EXPECT_EQ(BinaryBytes(95232), "93 KiB");
-  EXPECT_EQ(BinaryBytes(1.5 * (1u << 30)), "1.5 GiB");
   EXPECT_EQ(FormatTraceTime(1753340000.0), "2025-07-24 06:53:20 UTC");
   EXPECT_EQ(FormatTraceTime(3723), "+1h 02m 03s");
 }
@@ -54,8 +52,10 @@ Profile HostileProfile() {
   p.encoding = "plain";
   p.counting = kImg;
   p.template_layout = kScript;
-  p.model_id = kImg;
-  p.kv_bytes_per_token = 95232;
+  p.kv_cache.present = true;
+  p.kv_cache.has_memory = true;
+  p.kv_cache.memory.model = kImg;
+  p.kv_cache.memory.bits_per_token = 95232 * 8;
   p.skipped.Add(kScript, 7);  // reasons are fixed phrases, but escape them anyway
   CapacitySpec caps;
   caps.tokens = {64, 256};
