@@ -43,7 +43,7 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line
   vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: 12px; text-transform: uppercase;
   letter-spacing: 0.04em; border-bottom: 2px solid var(--line); }
-table.sizes { max-width: 760px; }
+table.sizes, #policies-table { max-width: 760px; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 tbody tr:nth-child(even) td { background: #fafbfd; }
 .sharecell { white-space: nowrap; min-width: 150px; }
@@ -85,7 +85,8 @@ ul.legend { list-style: none; padding: 0; margin: 6px 0 0; font-size: 13px; colo
 .swatch.line-ceiling { height: 0; border-top: 2px dashed var(--ceiling); border-radius: 0; }
 .swatch.dot-asked { width: 10px; height: 10px; border: 2px solid var(--lru); border-radius: 50%; }
 .swatch.dot-knee { width: 10px; height: 10px; border: 2.5px solid var(--knee); border-radius: 50%; }
-.swatch.marker-fifo { width: 10px; background: var(--fifo); }
+.swatch.marker-fifo { width: 11px; height: 10px; background: var(--fifo); border-radius: 0;
+  clip-path: polygon(50% 0, 100% 100%, 0 100%); }
 .swatch.marker-optimal { width: 10px; background: var(--optimal); transform: rotate(45deg); }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(430px, 1fr)); gap: 14px 22px; }
 .panel { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
