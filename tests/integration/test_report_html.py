@@ -82,8 +82,12 @@ def main():
               if (/^\\d+%$/.test(t.textContent)) out[t.textContent] = parseFloat(t.getAttribute('y'));
             out.ceiling = parseFloat(document.querySelector('#capacity-chart line.ceiling').getAttribute('y1'));
             return out; })()""")
-        y0, y10 = y_of["0%"], y_of["10%"]
-        expect = y0 + (y10 - y0) * rep["ceiling"]["hit_rate"] / 0.10
+        # Interpolate between the two labelled gridlines around the ceiling (coordinates carry one
+        # decimal, so extrapolating from distant gridlines would magnify their rounding).
+        ticks = sorted((int(k[:-1]) / 100.0, v) for k, v in y_of.items() if k.endswith("%"))
+        c = rep["ceiling"]["hit_rate"]
+        (lo, y_lo), (hi, y_hi) = next((a, b) for a, b in zip(ticks, ticks[1:]) if a[0] <= c <= b[0])
+        expect = y_lo + (y_hi - y_lo) * (c - lo) / (hi - lo)
         assert abs(y_of["ceiling"] - expect) < 0.15, (y_of["ceiling"], expect)
 
         # Histograms: one bar per bin from the first non-empty one.
