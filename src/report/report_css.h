@@ -45,6 +45,9 @@ th { font-weight: 600; color: var(--muted); font-size: 12px; text-transform: upp
   letter-spacing: 0.04em; border-bottom: 2px solid var(--line); }
 table.sizes, #policies-table { max-width: 760px; }
 td.num, th.num { text-align: right; white-space: nowrap; }
+.tablewrap { overflow-x: auto; }
+#fleet-table th { text-transform: none; }
+#fleet-table td:first-child { white-space: nowrap; }
 tbody tr:nth-child(even) td { background: #fafbfd; }
 .sharecell { white-space: nowrap; min-width: 150px; }
 .sharebar { display: inline-block; width: 90px; height: 9px; background: #e7ebf2; border-radius: 5px;

@@ -10,6 +10,7 @@
 #include "common/units.h"
 #include "models/kv_models.h"
 #include "report/capacity_chart.h"
+#include "report/fleet_chart.h"
 #include "report/html_text.h"
 #include "report/kv_memory_view.h"
 #include "report/main_finding.h"
@@ -49,7 +50,9 @@ std::string Header(const Profile& p) {
       "llmtrafficlens {}</div>\n",
       HtmlEscape(p.input_name), HtmlEscape(p.format), Commas(p.requests),
       FormatDuration(p.dist.duration_s), LTL_VERSION);
-  o += "<nav class=\"toc\"><a href=\"#capacity\">Capacity curve</a><a href=\"#prefixes\">Top "
+  o += "<nav class=\"toc\"><a href=\"#capacity\">Capacity curve</a>";
+  if (p.fleet) o += "<a href=\"#fleet\">Fleet</a>";
+  o += "<a href=\"#prefixes\">Top "
        "prefixes</a><a href=\"#distributions\">Distributions</a><a href=\"#qps\">Traffic over "
        "time</a><a href=\"#findings\">Findings</a><a href=\"#skipped\">Skipped rows</a><a "
        "href=\"#method\">Method</a></nav>\n</header>\n";
@@ -489,6 +492,7 @@ std::string RenderReportHtml(const Profile& p) {
   o += Header(p);
   o += Headline(p);
   o += Capacity(p);
+  if (p.fleet) o += FleetSectionHtml(*p.fleet, p.block_size, p.warmup);
   o += Prefixes(p);
   o += DistributionsSection(p);
   o += Qps(p);

@@ -32,10 +32,10 @@ std::string ModelsText(const Profile& p) {
 
 // "session identifiers  12.5% of requests  (...)": whether session affinity could reach the reuse.
 std::string SessionLine(const Profile& p) {
-  const double share = p.requests > 0 ? static_cast<double>(p.dist.with_session_id) /
-                                            static_cast<double>(p.requests)
-                                      : 0.0;
-  const char* note = share == 0   ? "affinity routing cannot reach this reuse"
+  const double share =
+      p.requests > 0 ? static_cast<double>(p.dist.with_session_id) / static_cast<double>(p.requests)
+                     : 0.0;
+  const char* note = share == 0    ? "affinity routing cannot reach this reuse"
                      : share < 0.5 ? "affinity routing reaches only these requests"
                                    : "affinity routing can pin most conversations";
   return fmt::format("session identifiers  {} of requests  ({})\n", Percent(share), note);
@@ -59,7 +59,8 @@ std::string PrefixLine(const char* label, const std::vector<PrefixRow>& rows) {
 std::string RenderTerminalSummary(const Profile& p) {
   std::string out;
   const Distributions& d = p.dist;
-  out += fmt::format("{} requests · {}\n", WithCommas(static_cast<int64_t>(p.requests)), ModelsText(p));
+  out += fmt::format("{} requests · {}\n", WithCommas(static_cast<int64_t>(p.requests)),
+                     ModelsText(p));
   double stream = d.stream_known ? static_cast<double>(d.stream_true) / d.stream_known : 0.0;
   out += fmt::format("input p50 {} tok · output p50 {} tok · stream {} · {:.1f} req/s\n",
                      WithCommas(d.input_tokens.p50), WithCommas(d.output_tokens.p50),
