@@ -469,6 +469,29 @@ std::string Method(const Profile& p) {
     item("across / same",
          "a hit block is <em>across</em> when another conversation had used it "
          "before this request, else <em>same-conversation</em>");
+  if (p.gateway.present && p.gateway.provider_cache_requests > 0 &&
+      p.gateway.provider_input_tokens > 0) {
+    const GatewayFindings& g = p.gateway;
+    item("provider cache",
+         fmt::format("{} of input tokens observed cached by the provider vs {} predicted here, on "
+                     "the {} requests whose usage reported cached tokens (predicted: unbounded "
+                     "cache replayed from the first request)",
+                     Percent(Ratio(g.provider_cached_tokens, g.provider_input_tokens)),
+                     Percent(Ratio(g.predicted_hit_tokens, g.provider_input_tokens)),
+                     Commas(g.provider_cache_requests)));
+  }
+  if (p.cctrace.present) {
+    const CctraceSummary& c = p.cctrace;
+    item("cache trace",
+         fmt::format("{} conversation files, {} sub-agents{}; the format's reference replay "
+                     "(unbounded, cold, a cache per conversation, a fresh one per sub-agent): "
+                     "parent {}, sub-agents {}",
+                     Commas(c.files), Commas(c.subagents),
+                     c.warm_prefix ? fmt::format(", warm prefix {} blocks", Commas(c.warm_blocks))
+                                   : std::string(),
+                     Percent(c.parent.hit_rate()),
+                     c.subagent.requests ? Percent(c.subagent.hit_rate()) : std::string("–")));
+  }
   if (KvBytesPerToken(p) > 0)
     item("memory", fmt::format("{}: {} per token; GiB = tokens × bytes per token / 2<sup>30</sup>",
                                HtmlEscape(KvModel(p)), BinaryBytes(KvBytesPerToken(p))));

@@ -1,5 +1,13 @@
-"""report.json validates against docs/report.schema.json, for a trace with conversations (bailian)
-and one without (mooncake); and the validator rejects reports that break the schema."""
+"""report.json validates against docs/report.schema.json for every kind of report: the example
+gateway log (gateway findings, a fleet, eviction policies in GiB, prefix text), a generated
+Mooncake trace with a fleet that includes unbounded workers and KV bytes given directly, the public
+Mooncake conversation trace (when ../shared/data has it), a generated bailian trace (conversations,
+a skipped line) and a directory of cache traces (cctrace, sub-agents, warm prefix, an ignored file).
+
+The schema is strict: every object it describes is closed (additionalProperties false) except the
+maps keyed by input values (model names, session fields, skip reasons, ...). The test proves it by
+renaming, one at a time, every key of every distinct object path in those reports: each rename
+must fail validation, unless the path is one of the listed maps."""
 import copy
 import json
 import os
@@ -9,10 +17,25 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import json_schema_subset  # noqa: E402
+import test_cctrace_read  # noqa: E402
 import trace_gen  # noqa: E402
 
 BIN = os.environ["LTL_BINARY"]
 SRC = os.environ["LTL_SOURCE_DIR"]
+SHARED = os.environ.get("LTL_SHARED_DATA", os.path.join(SRC, "..", "shared", "data"))
+
+# Objects whose keys come from the input or the run (free keys); renaming one of their keys is
+# legitimate. Paths use [] for any list index.
+FREE_KEY_MAPS = {
+    "counts.skipped_by_reason",
+    "distributions.models",
+    "distributions.status_codes",
+    "session_ids.fields",
+    "prefixes.by_count[].models",
+    "prefixes.by_volume[].models",
+    "gateway.session_identifiers.fields",
+    "gateway.templates",
+}
 
 
 def profile(args, out_prefix):
@@ -24,10 +47,38 @@ def profile(args, out_prefix):
         return json.load(f)
 
 
-def main():
-    with open(os.path.join(SRC, "docs", "report.schema.json"), encoding="utf-8") as f:
-        schema = json.load(f)
-    tmp = tempfile.mkdtemp(prefix="ltl-schema-")
+def object_paths(value, path=""):
+    """Yields (normalized path, the object) for the first object seen at each distinct path."""
+    seen = set()
+
+    def walk(v, p):
+        if isinstance(v, dict):
+            if p not in seen:
+                seen.add(p)
+                yield p, v
+            for k, x in v.items():
+                yield from walk(x, "%s.%s" % (p, k) if p else k)
+        elif isinstance(v, list):
+            for x in v:
+                yield from walk(x, p + "[]")
+
+    yield from walk(value, path)
+
+
+def renamed_field_results(report, schema):
+    """For every distinct object path and each of its keys: (path, whether the report with that one
+    key renamed still validates). Renames in place and restores."""
+    for path, obj in list(object_paths(report)):
+        for key in list(obj):
+            items = list(obj.items())
+            obj[key + "_renamed"] = obj.pop(key)
+            still_valid = not json_schema_subset.validate(report, schema)
+            obj.clear()
+            obj.update(items)
+            yield path, still_valid
+
+
+def make_inputs(tmp):
     bailian = os.path.join(tmp, "bailian.jsonl")
     trace_gen.write_jsonl(bailian, trace_gen.bailian_trace(), ["{not json"])
     mooncake = os.path.join(tmp, "mooncake.jsonl")
@@ -35,17 +86,95 @@ def main():
         for i in range(50):
             f.write(json.dumps({"timestamp": i * 100, "input_length": 1000 + i,
                                 "output_length": 10, "hash_ids": [0, 1, 100 + i]}) + "\n")
-    reports = [profile([bailian, "--capacity", "256,1K,4K"], os.path.join(tmp, "b")),
-               profile([mooncake, "--format", "mooncake"], os.path.join(tmp, "m"))]
-    for rep in reports:
-        errors = json_schema_subset.validate(rep, schema)
-        assert not errors, "\n".join(errors[:20])
-    assert reports[0]["replay"]["conversations_known"] is True
-    assert "across" in reports[0]["curve"][0]
-    assert reports[0]["counts"]["skipped_by_reason"]["invalid JSON"]["count"] == 1
+    cct = os.path.join(tmp, "cctrace")
+    os.makedirs(cct)
+    for name, tr in test_cctrace_read.hand_built().items():
+        with open(os.path.join(cct, name), "w") as f:
+            json.dump(tr, f)
+    with open(os.path.join(cct, "notes.txt"), "w") as f:
+        f.write("not a trace\n")
+    return bailian, mooncake, cct
 
-    # The validator has teeth: each of these breaks the schema.
-    rep = reports[0]
+
+def main():
+    with open(os.path.join(SRC, "docs", "report.schema.json"), encoding="utf-8") as f:
+        schema = json.load(f)
+    tmp = tempfile.mkdtemp(prefix="ltl-schema-")
+    bailian, mooncake, cct = make_inputs(tmp)
+    example = os.path.join(SRC, "examples", "gateway.csv")
+    runs = {
+        "gateway example, fleet, policies in GiB, prefix text": [
+            example, "--salt-file", os.path.join(tmp, "salt"), "--workers", "3", "--routing",
+            "all", "--kvcache-sim", "llama-3.1-8b", "--cache-gib", "1,4", "--show-prefix-text",
+            "12"],
+        "generated mooncake, fleet with unbounded workers, KV bytes given": [
+            mooncake, "--format", "mooncake", "--workers", "4", "--per-worker-capacity",
+            "1K,unbounded", "--kv-bytes-per-token", "65536", "--policies", "lru,fifo"],
+        "generated bailian": [bailian, "--capacity", "256,1K,4K"],
+        "cctrace directory": [cct, "--warm-prefix"],
+    }
+    public = os.path.join(SHARED, "conversation_trace.jsonl")
+    if os.path.exists(public):
+        runs["public mooncake conversation trace"] = [public, "--format", "mooncake"]
+    else:
+        print("note: %s is absent; the public trace is not validated" % public)
+    reports = {}
+    for i, (name, args) in enumerate(runs.items()):
+        rep = profile(args, os.path.join(tmp, "r%d" % i))
+        errors = json_schema_subset.validate(rep, schema)
+        assert not errors, "%s:\n%s" % (name, "\n".join(errors[:20]))
+        reports[name] = rep
+
+    # Each run produced the objects it is here for.
+    gw = reports["gateway example, fleet, policies in GiB, prefix text"]
+    for key in ("gateway", "fleet", "kv_cache"):
+        assert key in gw, key
+    assert gw["kv_cache"]["entries"][0]["capacity_gib"] == 1
+    assert gw["fleet"]["capacities"][0]["per_worker_capacity_gib"] > 0
+    assert "text" in gw["prefixes"]["by_count"][0]
+    mc = reports["generated mooncake, fleet with unbounded workers, KV bytes given"]
+    assert mc["fleet"]["capacities"][-1]["unbounded"] is True
+    assert mc["fleet"]["capacities"][-1]["per_worker_capacity_blocks"] is None
+    assert mc["kv_cache"]["precision"] is None and mc["kv_cache"]["bytes_per_token"] == 65536
+    bl = reports["generated bailian"]
+    assert bl["replay"]["conversations_known"] is True
+    assert "across" in bl["curve"][0]
+    assert bl["counts"]["skipped_by_reason"]["invalid JSON"]["count"] == 1
+    cc = reports["cctrace directory"]
+    assert cc["cctrace"]["files"] == 4 and cc["cctrace"]["ignored_files"] == 1
+    assert cc["cctrace"]["warm_prefix"] is True and cc["cctrace"]["subagents"] == 3
+    # report.html states the format's reference replay, computed here from the specification.
+    parent, sub = [0, 0], [0, 0]
+    for tr in test_cctrace_read.hand_built().values():
+        p_acc, s_acc = test_cctrace_read.reference(tr, warm_prefix=True)
+        parent = [parent[0] + p_acc[0], parent[1] + p_acc[1]]
+        sub = [sub[0] + s_acc[0], sub[1] + s_acc[1]]
+    with open(os.path.join(tmp, "r%d.html" % list(runs).index("cctrace directory")),
+              encoding="utf-8") as f:
+        page = f.read()
+    assert "parent %.1f%%, sub-agents %.1f%%" % (100 * parent[0] / parent[1],
+                                                 100 * sub[0] / sub[1]) in page, (parent, sub)
+
+    # Strictness: a renamed field is caught everywhere but in the free-key maps.
+    checked = 0
+    passed = set()
+    all_paths = set()
+    for rep in reports.values():
+        for path, still_valid in renamed_field_results(rep, schema):
+            all_paths.add(path)
+            checked += 1
+            if still_valid:
+                passed.add(path)
+    assert passed == FREE_KEY_MAPS & all_paths, (
+        "renaming a key went unnoticed at %s; expected only the free-key maps %s" %
+        (sorted(passed - FREE_KEY_MAPS), sorted(FREE_KEY_MAPS)))
+    for must in ("fleet", "fleet.policies[].points[]", "fleet.capacities[]", "kv_cache",
+                 "kv_cache.entries[]", "cctrace", "cctrace.conversations[].parent", "gateway",
+                 "gateway.provider_cache", "prefixes.by_volume[]", "distributions"):
+        assert must in all_paths, must
+
+    # And the validator has teeth on values too.
+    rep = bl
     broken = []
     b = copy.deepcopy(rep); del b["prefixes"]["by_volume"]; broken.append(b)
     b = copy.deepcopy(rep); b["ceiling"]["hit_rate"] = 1.5; broken.append(b)
@@ -53,9 +182,16 @@ def main():
     b = copy.deepcopy(rep); b["undocumented_field"] = 1; broken.append(b)
     b = copy.deepcopy(rep); b["prefixes"]["by_count"][0]["tokens"] = -3; broken.append(b)
     b = copy.deepcopy(rep); b["replay"]["evict_order"] = "random"; broken.append(b)
+    b = copy.deepcopy(gw); b["fleet"]["policies"][0]["policy"] = "sticky"; broken.append(b)
+    b = copy.deepcopy(gw); b["gateway"]["provider_cache"]["observed_hit_rate"] = -0.1
+    broken.append(b)
+    b = copy.deepcopy(cc); b["cctrace"]["reference_replay"]["parent"]["hit_blocks"] = 2.5
+    broken.append(b)
     for i, b in enumerate(broken):
         assert json_schema_subset.validate(b, schema), "broken report %d passed validation" % i
-    print("ok: %d reports valid, %d broken ones rejected" % (len(reports), len(broken)))
+    print("ok: %d reports valid; %d renamed fields over %d object paths all rejected outside %d "
+          "free-key maps; %d broken values rejected" %
+          (len(reports), checked, len(all_paths), len(passed), len(broken)))
 
 
 if __name__ == "__main__":
