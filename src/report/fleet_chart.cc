@@ -133,7 +133,7 @@ std::string FleetChartSvg(const FleetResult& f, uint32_t block_size) {
       pts += Num(x(xs[c])) + "," + Num(y(rates[c]));
     }
     std::string out = fmt::format(
-        "<polyline class=\"{}\" {} points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
+        "<polyline class=\"{}\"{} points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
         "stroke-linejoin=\"round\"{}/>\n",
         cls, attrs, pts, colour, dash.empty() ? "" : " stroke-dasharray=\"" + dash + "\"");
     for (size_t c = 0; c < rates.size(); ++c)
@@ -145,7 +145,7 @@ std::string FleetChartSvg(const FleetResult& f, uint32_t block_size) {
   for (const FleetPolicyResult& pr : f.policies) {
     std::vector<double> rates;
     for (const FleetPoint& pt : pr.points) rates.push_back(pt.HitRate());
-    s += polyline("fleet-series", fmt::format("data-policy=\"{}\"", RoutingPolicyName(pr.policy)),
+    s += polyline("fleet-series", fmt::format(" data-policy=\"{}\"", RoutingPolicyName(pr.policy)),
                   Colour(pr.policy), "", rates);
   }
   // The pooled bound last, dashed on top: policies often come close to it.
