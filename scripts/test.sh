@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --test
 scripts/fetch-vocab.sh build/data || echo "tokenizer vocabularies unavailable: their tests will skip" >&2
+scripts/install-test-oracles.sh build/data || echo "npm test oracles unavailable: their checks will skip" >&2
 jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLTL_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"

@@ -7,10 +7,15 @@ a skipped line) and a directory of cache traces (cctrace, sub-agents, warm prefi
 The schema is strict: every object it describes is closed (additionalProperties false) except the
 maps keyed by input values (model names, session fields, skip reasons, ...). The test proves it by
 renaming, one at a time, every key of every distinct object path in those reports: each rename
-must fail validation, unless the path is one of the listed maps."""
+must fail validation, unless the path is one of the listed maps.
+
+The same reports are cross-checked with Ajv, a complete JSON Schema 2020-12 validator installed from
+npm by scripts/install-test-oracles.sh (scripts/test.sh runs it); without node or Ajv that check is
+skipped with a note."""
 import copy
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -94,6 +99,39 @@ def make_inputs(tmp):
     with open(os.path.join(cct, "notes.txt"), "w") as f:
         f.write("not a trace\n")
     return bailian, mooncake, cct
+
+
+def cross_check_with_ajv(schema, reports, tmp):
+    """Validates the same reports with Ajv (a complete JSON Schema 2020-12 implementation, installed
+    by scripts/install-test-oracles.sh) and checks it too rejects a renamed field and a bad value,
+    so the schema means what the small validator takes it to mean."""
+    npm = os.path.join(os.environ.get("LTL_DATA_DIR", os.path.join(SRC, "build", "data")), "npm")
+    node = shutil.which("node")
+    if not node or not os.path.exists(os.path.join(npm, "node_modules", "ajv")):
+        print("note: node or ajv absent (scripts/install-test-oracles.sh installs ajv); "
+              "Ajv cross-check skipped")
+        return ""
+    files = []
+    for i, rep in enumerate(reports.values()):
+        files.append(os.path.join(tmp, "ajv-valid-%d.json" % i))
+        with open(files[-1], "w", encoding="utf-8") as f:
+            json.dump(rep, f)
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ajv_validate.js")
+    schema_path = os.path.join(SRC, "docs", "report.schema.json")
+    res = subprocess.run([node, script, npm, schema_path, *files], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    rep = next(iter(reports.values()))
+    bad = []
+    b = copy.deepcopy(rep); b["fleet"]["policies"][0]["points"][0]["hit_rat"] = \
+        b["fleet"]["policies"][0]["points"][0].pop("hit_rate"); bad.append(b)
+    b = copy.deepcopy(rep); b["gateway"]["tool_changes"]["share"] = 2; bad.append(b)
+    for i, b in enumerate(bad):
+        path = os.path.join(tmp, "ajv-invalid-%d.json" % i)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(b, f)
+        res = subprocess.run([node, script, npm, schema_path, path], capture_output=True, text=True)
+        assert res.returncode == 1, "Ajv accepted broken report %d: %s" % (i, res.stdout)
+    return " (also by Ajv, which rejects %d broken ones)" % len(bad)
 
 
 def main():
@@ -189,9 +227,10 @@ def main():
     broken.append(b)
     for i, b in enumerate(broken):
         assert json_schema_subset.validate(b, schema), "broken report %d passed validation" % i
-    print("ok: %d reports valid; %d renamed fields over %d object paths all rejected outside %d "
+    ajv = cross_check_with_ajv(schema, reports, tmp)
+    print("ok: %d reports valid%s; %d renamed fields over %d object paths all rejected outside %d "
           "free-key maps; %d broken values rejected" %
-          (len(reports), checked, len(all_paths), len(passed), len(broken)))
+          (len(reports), ajv, checked, len(all_paths), len(passed), len(broken)))
 
 
 if __name__ == "__main__":
