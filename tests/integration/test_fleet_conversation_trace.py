@@ -4,6 +4,7 @@ reaching the ceiling when unbounded — session routing falls back to round-robi
 (the trace carries no conversations), and prefix-aware routing beats round-robin."""
 import json
 import os
+import re
 import unittest
 
 import ltl_test_env as env
@@ -57,6 +58,19 @@ class FleetConversationTrace(unittest.TestCase):
             self.assertGreaterEqual(pa["hit_tokens"], rr["hit_tokens"])
         self.assertGreater(by["prefix-aware"]["points"][-1]["hit_rate"],
                            by["round-robin"]["points"][-1]["hit_rate"] + 0.1)
+
+    def test_report_html_draws_every_policy_and_both_bounds(self):
+        with open(self.out + ".html", encoding="utf-8") as f:
+            page = f.read()
+        chart = page[page.index('<svg id="fleet-chart"'):]
+        chart = chart[:chart.index("</svg>")]
+        names = re.findall(r'class="fleet-series" data-policy="([^"]+)" points="([^"]+)"', chart)
+        self.assertEqual([n for n, _ in names], [p["policy"] for p in self.fleet["policies"]])
+        for _, pts in names:
+            self.assertEqual(len(pts.split()), len(self.fleet["capacities"]))
+        self.assertEqual(chart.count('class="fleet-pooled"'), 1)
+        self.assertEqual(chart.count('<line class="ceiling"'), 1)
+        self.assertIn("ceiling 39.8%", chart)
 
 
 if __name__ == "__main__":

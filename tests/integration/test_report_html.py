@@ -36,7 +36,7 @@ def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     example = os.path.join(SRC, "examples", "gateway.csv")
     if os.path.exists(example):
-        args = [example]
+        args = [example, "--salt-file", os.path.join(ARTIFACTS, "report.salt")]
     else:
         tmp = tempfile.mkdtemp(prefix="ltl-html-")
         example = os.path.join(tmp, "example-bailian.jsonl")
