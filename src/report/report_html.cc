@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <vector>
 
@@ -85,7 +86,9 @@ std::string KvTable(const Profile& p) {
       if (r.capacity_blocks == blocks) any = &r;
     const std::string budget =
         any && any->capacity_gib > 0
-            ? fmt::format("{:g} GiB", any->capacity_gib)
+            ? (any->capacity_gib == std::floor(any->capacity_gib)
+                   ? Commas(static_cast<uint64_t>(any->capacity_gib)) + " GiB"  // as the terminal
+                   : fmt::format("{:g} GiB", any->capacity_gib))
             : CompactBinary(static_cast<double>(blocks) * std::max<uint32_t>(p.block_size, 1)) +
                   " tokens";
     o += fmt::format("<tr><td>{}</td><td class=\"num\">{}</td>", budget, Commas(blocks));
@@ -131,10 +134,13 @@ std::string Headline(const Profile& p) {
             KvBytesPerToken(p) > 0 ? BinaryBytes(kt * KvBytesPerToken(p)) + " of KV cache · " : "",
             Percent(p.knee.hit_rate)));
   }
-  o += Card("Session identifiers", Percent(Ratio(p.dist.with_session_id, p.requests)),
-            p.dist.with_session_id == 0
-                ? "of requests carry one: affinity routing cannot reach this reuse"
-                : "of requests carry one (affinity routing reaches only these)");
+  // Same three cases as the terminal's session line.
+  const double session_share = Ratio(p.dist.with_session_id, p.requests);
+  o += Card("Session identifiers", Percent(session_share),
+            session_share == 0 ? "of requests carry one: affinity routing cannot reach this reuse"
+            : session_share < 0.5 ? "of requests carry one (affinity routing reaches only these)"
+                                  : "of requests carry one (affinity routing can pin most "
+                                    "conversations)");
   o += Card(
       "Requests", Commas(p.requests),
       fmt::format("over {} · {:.1f} req/s · input p50 {} tok", FormatDuration(p.dist.duration_s),
