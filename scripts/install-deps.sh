@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config python3 libsimdjson-dev libfmt-dev libcli11-dev
       nlohmann-json3-dev libzstd-dev zstd zlib1g-dev libssl-dev libpcre2-dev libgtest-dev
-      libbenchmark-dev libabsl-dev)
+      libbenchmark-dev libabsl-dev libicu-dev)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(clang libclang-rt-14-dev clang-tidy chromium)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)

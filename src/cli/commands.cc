@@ -9,6 +9,7 @@ void RegisterCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterProfile(app, registry);
   RegisterListModels(app, registry);
   RegisterExport(app, registry);
+  RegisterTokenize(app, registry);
 }
 
 void PrintError(const std::string& message) {

