@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "read/input_stream.h"
+#include "tokenize/caching_tokenizer.h"
 #include "tokenize/tokenizer.h"
 
 namespace ltl::cli {
@@ -18,6 +19,7 @@ struct TokenizeArgs {
   std::string data_dir = LTL_DEFAULT_DATA_DIR;
   bool count = false;
   bool null_data = false;
+  bool cache = false;
   size_t max_line_bytes = 256ull << 20;
 };
 
@@ -48,11 +50,13 @@ Status ForEachNulRecord(InputStream* in, size_t max_bytes, Fn&& fn) {
 }
 
 int RunTokenize(const TokenizeArgs& a) {
-  auto tok = LoadTokenizer(a.tokenizer, a.data_dir);
-  if (!tok.ok()) {
-    PrintError(tok.status().message());
+  auto loaded = LoadTokenizer(a.tokenizer, a.data_dir);
+  if (!loaded.ok()) {
+    PrintError(loaded.status().message());
     return kExitUnusable;
   }
+  std::unique_ptr<Tokenizer> tok = std::move(loaded).value();
+  if (a.cache) tok = std::make_unique<CachingTokenizer>(std::move(tok));
   auto in = OpenInput(a.input);
   if (!in.ok()) {
     PrintError(in.status().message());
@@ -63,7 +67,7 @@ int RunTokenize(const TokenizeArgs& a) {
   fmt::memory_buffer out;
   auto emit = [&](std::string_view text) {
     ids.clear();
-    (*tok)->Encode(text, &ids);
+    tok->Encode(text, &ids);
     if (a.count) {
       fmt::format_to(std::back_inserter(out), "{}\n", ids.size());
     } else {
@@ -122,6 +126,8 @@ void RegisterTokenize(CLI::App& app, CommandRegistry& registry) {
                   "build's data directory, filled by scripts/fetch-vocab.sh)");
   cmd->add_flag("-z,--null-data", args->null_data,
                 "Input records are separated by NUL bytes instead of newlines");
+  cmd->add_flag("--cache", args->cache,
+                "Encode through the per-segment token cache (same ids; for checking it)");
   cmd->add_flag("--count", args->count, "Print the number of tokens per line instead of the ids");
   cmd->add_option("--max-line-bytes", args->max_line_bytes,
                   "Longest input line accepted (default 256 MiB)");

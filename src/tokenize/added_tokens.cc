@@ -4,6 +4,7 @@
 #include "tokenize/added_tokens.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ltl {
 namespace {
@@ -31,6 +32,12 @@ void AddedTokenMatcher::Add(AddedToken token) {
   list.push_back(static_cast<uint32_t>(tokens_.size() - 1));
   std::stable_sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
     return tokens_[a].content.size() > tokens_[b].content.size();
+  });
+}
+
+bool AddedTokenMatcher::NewlineCutIsExact() const {
+  return std::none_of(tokens_.begin(), tokens_.end(), [](const AddedToken& t) {
+    return t.lstrip || t.single_word || t.content.find('\n') != std::string::npos;
   });
 }
 

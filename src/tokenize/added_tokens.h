@@ -23,6 +23,9 @@ class AddedTokenMatcher {
  public:
   void Add(AddedToken token);
   bool empty() const { return tokens_.empty(); }
+  // False when a token could match differently in parts of a text cut after '\n' than in the
+  // whole: it contains '\n', strips whitespace on its left, or must stand as a single word.
+  bool NewlineCutIsExact() const;
 
   struct Match {
     size_t begin;  // span removed from the text, including stripped whitespace

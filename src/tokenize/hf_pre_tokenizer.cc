@@ -152,6 +152,16 @@ Status HfPreTokenizer::AddConfig(const nlohmann::json& c) {
   return Status::InvalidArgument(fmt::format("unsupported pre_tokenizer type '{}'", type));
 }
 
+bool HfPreTokenizer::NewlineCutIsExact() const {
+  for (const Step& s : steps_) {
+    if (s.behavior != Behavior::kIsolated || s.invert ||
+        !IsNewlineCutSafePattern(s.regex->source())) {
+      return false;
+    }
+  }
+  return true;
+}
+
 Result<HfPreTokenizer> HfPreTokenizer::FromJson(const nlohmann::json& config) {
   HfPreTokenizer p;
   Status st = p.AddConfig(config);

@@ -37,6 +37,8 @@ class HfPreTokenizer {
 
   bool byte_level() const { return byte_level_; }
   bool add_prefix_space() const { return add_prefix_space_; }
+  // True when every split step is a known pattern for which newline cuts are exact.
+  bool NewlineCutIsExact() const;
   const std::vector<Step>& steps() const { return steps_; }
 
  private:

@@ -4,11 +4,30 @@
 
 #include <unicode/bytestream.h>
 #include <unicode/normalizer2.h>
+#include <unicode/uniset.h>
 
 #include "tokenize/bpe_merge.h"
 #include "tokenize/utf8.h"
 
 namespace ltl {
+namespace {
+
+// NFC as Hugging Face tokenizers computes it: its normalization tables (unicode-normalization-
+// alignments) stop at Unicode 9.0, so characters assigned later are left alone, e.g. combining
+// marks are not reordered (ICU's NFC restricted by a FilteredNormalizer2 to [:age=9.0:]; the
+// version was found by comparing every combining mark against the npm `tokenizers` reference).
+const icu::Normalizer2* ReferenceNfc() {
+  static const icu::Normalizer2* nfc = [] {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* base = icu::Normalizer2::getNFCInstance(status);
+    auto* set = new icu::UnicodeSet(icu::UnicodeString::fromUTF8("[:age=9.0:]"), status);
+    set->freeze();
+    return static_cast<const icu::Normalizer2*>(new icu::FilteredNormalizer2(*base, *set));
+  }();
+  return nfc;
+}
+
+}  // namespace
 
 void HfBpeTokenizer::EncodeWord(std::string_view word, std::vector<uint32_t>* out) const {
   if (model_.ignore_merges) {
@@ -44,7 +63,7 @@ void HfBpeTokenizer::EncodeSegment(std::string_view segment, std::vector<uint32_
   std::string normalized;
   if (nfc_) {
     UErrorCode status = U_ZERO_ERROR;
-    const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+    const icu::Normalizer2* nfc = ReferenceNfc();
     const icu::StringPiece piece(segment.data(), static_cast<int32_t>(segment.size()));
     if (U_SUCCESS(status) && !nfc->isNormalizedUTF8(piece, status) && U_SUCCESS(status)) {
       icu::StringByteSink<std::string> sink(&normalized);

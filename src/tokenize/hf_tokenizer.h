@@ -37,6 +37,9 @@ class HfBpeTokenizer final : public Tokenizer {
 
   const std::string& name() const override { return name_; }
   void Encode(std::string_view text, std::vector<uint32_t>* out) const override;
+  bool NewlineCutIsExact() const override {
+    return pre_.NewlineCutIsExact() && added_.NewlineCutIsExact();
+  }
 
  private:
   void EncodeSegment(std::string_view segment, std::vector<uint32_t>* out) const;

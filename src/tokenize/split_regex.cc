@@ -130,6 +130,7 @@ std::string AdaptSplitPattern(std::string_view p) {
 Result<std::shared_ptr<const SplitRegex>> SplitRegex::Compile(std::string_view pattern,
                                                               bool adapt) {
   std::shared_ptr<SplitRegex> re(new SplitRegex());
+  re->source_ = std::string(pattern);
   re->pattern_ = adapt ? AdaptSplitPattern(pattern) : std::string(pattern);
   int error = 0;
   PCRE2_SIZE offset = 0;

@@ -34,7 +34,8 @@ class SplitRegex {
   SplitRegex(const SplitRegex&) = delete;
   SplitRegex& operator=(const SplitRegex&) = delete;
 
-  const std::string& pattern() const { return pattern_; }
+  const std::string& pattern() const { return pattern_; }  // as compiled (adapted)
+  const std::string& source() const { return source_; }    // as given
 
   // Per-call matching state (PCRE2 match data); one per thread at a time, cheap to create.
   class Matcher {
@@ -55,6 +56,7 @@ class SplitRegex {
  private:
   SplitRegex() = default;
   std::string pattern_;
+  std::string source_;
   pcre2_real_code_8* code_ = nullptr;
   bool jit_ = false;
 };

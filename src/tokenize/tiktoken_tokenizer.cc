@@ -20,6 +20,18 @@ const char kO200kPattern[] =
 const char kGpt2Pattern[] =
     R"re('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)re";
 
+const char kQwen2Pattern[] =
+    R"re((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)re";
+
+bool IsNewlineCutSafePattern(std::string_view pattern) {
+  return pattern == kCl100kPattern || pattern == kO200kPattern || pattern == kGpt2Pattern ||
+         pattern == kQwen2Pattern;
+}
+
+bool TiktokenTokenizer::NewlineCutIsExact() const {
+  return IsNewlineCutSafePattern(regex_->source());
+}
+
 void TiktokenTokenizer::EncodePiece(std::string_view piece, std::vector<uint32_t>* out) const {
   const uint32_t whole = ranks_.Find(piece);
   if (whole != kNoRank) {

@@ -15,7 +15,12 @@ namespace ltl {
 // The split patterns as the npm `tiktoken` package (1.0.22) ships them in `pat_str`.
 extern const char kCl100kPattern[];
 extern const char kO200kPattern[];
-extern const char kGpt2Pattern[];  // r50k_base / p50k_base
+extern const char kGpt2Pattern[];   // r50k_base / p50k_base
+extern const char kQwen2Pattern[];  // cl100k_base's with single digits (Qwen2/2.5/3 tokenizer.json)
+
+// True when `pattern` is one of the split patterns above, for which cutting after '\n' before an
+// ASCII byte other than whitespace and '/' is a piece boundary that no match looks across.
+bool IsNewlineCutSafePattern(std::string_view pattern);
 
 class TiktokenTokenizer final : public Tokenizer {
  public:
@@ -24,6 +29,8 @@ class TiktokenTokenizer final : public Tokenizer {
 
   const std::string& name() const override { return name_; }
   void Encode(std::string_view text, std::vector<uint32_t>* out) const override;
+  // Holds for the cl100k_base, o200k_base and GPT-2 pattern families (docs/SEMANTICS.md).
+  bool NewlineCutIsExact() const override;
   const RankTable& ranks() const { return ranks_; }
 
  private:

@@ -17,9 +17,15 @@ class Tokenizer {
   virtual ~Tokenizer() = default;
   // Name shown in reports ("cl100k_base", or the file name).
   virtual const std::string& name() const = 0;
-  // Appends the token ids of `text` to *out. Special tokens inside text are not recognised
-  // (tiktoken's encode_ordinary). Thread-safe for concurrent calls.
+  // Appends the token ids of `text` to *out. tiktoken encodings do not recognise special tokens
+  // inside text (encode_ordinary); tokenizer.json files recognise their added tokens, as Hugging
+  // Face's encode(text, add_special_tokens=False) does. Ill-formed UTF-8 is read as U+FFFD.
+  // Thread-safe for concurrent calls.
   virtual void Encode(std::string_view text, std::vector<uint32_t>* out) const = 0;
+  // True when cutting a text right after a '\n' that is followed by an ASCII byte other than
+  // whitespace and '/' never changes its ids (encoding the parts and concatenating equals encoding
+  // the whole); CachingTokenizer relies on it. See docs/SEMANTICS.md for why it holds.
+  virtual bool NewlineCutIsExact() const { return false; }
 };
 
 // Loads "cl100k_base", "o200k_base" (from `data_dir`), a path to a .tiktoken ranks file, or a path

@@ -181,10 +181,10 @@ KINDS = [(prose, 30), (code, 15), (json_text, 10), (cjk, 10), (emoji, 5), (white
          (digits, 7), (random_unicode, 10), (specials, 3)]
 
 
-def record(r, with_invalid=True):
+def record(r, with_invalid=True, kinds=None):
     """One record of mixed text (bytes, without NUL)."""
     parts = []
-    funcs, weights = zip(*KINDS)
+    funcs, weights = zip(*(kinds or KINDS))
     for _ in range(r.randint(1, 12)):
         parts.append(r.choices(funcs, weights)[0](r).encode("utf-8"))
         if with_invalid and r.random() < 0.04:
@@ -192,10 +192,10 @@ def record(r, with_invalid=True):
     return b"".join(parts).replace(b"\0", b"")
 
 
-def corpus(size_bytes, seed=1, with_invalid=True):
-    """NUL-separated records totalling at least size_bytes."""
+def corpus(size_bytes, seed=1, with_invalid=True, kinds=None):
+    """NUL-separated records totalling at least size_bytes; `kinds` = [(generator, weight)]."""
     r = random.Random(seed)
     out = bytearray()
     while len(out) < size_bytes:
-        out += record(r, with_invalid) + b"\0"
+        out += record(r, with_invalid, kinds) + b"\0"
     return bytes(out)
