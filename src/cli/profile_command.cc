@@ -18,6 +18,7 @@
 #include "report/report_json.h"
 #include "report/terminal_summary.h"
 #include "simulate/trace.h"
+#include "tokenize/caching_tokenizer.h"
 
 namespace ltl::cli {
 namespace {
@@ -39,6 +40,8 @@ struct ProfileArgs {
   std::string ts_column;             // gateway logs: timestamp column
   std::string template_name = "auto";  // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
+  std::string tokenizer;                // gateway logs: exact tokenizer ("" = approximate)
+  std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base / o200k_base live
   FleetArgs fleet;
   KvCacheArgs kv;  // eviction policies and KV memory (cli/kv_cache_options.h)
   bool warm_prefix = false;             // cache traces: pre-populate tools+system blocks
@@ -93,6 +96,17 @@ int RunProfile(const ProfileArgs& a) {
   ctx.gateway.template_name = a.template_name;
   ctx.gateway.salt_file = a.salt_file;
   ctx.cctrace_warm_prefix = a.warm_prefix;
+  std::unique_ptr<Tokenizer> tokenizer;
+  if (!a.tokenizer.empty()) {
+    auto t = LoadTokenizer(a.tokenizer, a.data_dir);
+    if (!t.ok()) {
+      PrintError("--tokenizer: " + t.status().message());
+      return kExitUnusable;
+    }
+    // Conversations resend their history: reuse the ids of segments seen before (exact).
+    tokenizer = std::make_unique<CachingTokenizer>(std::move(t).value());
+    ctx.gateway.tokenizer = tokenizer.get();
+  }
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   ProgressLine progress(ProgressLine::Wanted(a.quiet), ctx.name);
   ctx.progress = [&progress](uint64_t bytes, uint64_t total) { progress.Update(bytes, total); };
@@ -111,6 +125,10 @@ int RunProfile(const ProfileArgs& a) {
     PrintError(fmt::format("{}:1: no requests in the input", ctx.name));
     return kExitUnusable;
   }
+  if (tokenizer && !in.gateway) {
+    PrintWarning(fmt::format("--tokenizer has no effect on {} input: hashed traces carry no text",
+                             FormatName(in.format)));
+  }
 
   ReplayOptions opts;
   opts.warmup = a.warmup;
@@ -127,6 +145,7 @@ int RunProfile(const ProfileArgs& a) {
   if (in.gateway) {
     p.filtered_status = in.filtered_status;
     p.counting = in.counting;
+    if (tokenizer) p.tokenizer = tokenizer->name();
     p.rows_read += in.filtered_status;
     for (const auto& [layout, n] : in.layouts)
       p.template_layout += fmt::format("{}{} ({} requests)", p.template_layout.empty() ? "" : ", ",
@@ -242,6 +261,13 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--show-prefix-text", args->show_prefix_text,
                   "Gateway logs: add the first N characters of each top prefix to the reports "
                   "(opt-in: prompt text is otherwise never written; reads the log a second time)");
+  cmd->add_option("--tokenizer", args->tokenizer,
+                  "Gateway logs: count and cut blocks with a real tokenizer: cl100k_base, "
+                  "o200k_base, a .tiktoken file or a Hugging Face tokenizer.json (default: "
+                  "approximate, 4 code points per token)");
+  cmd->add_option("--data-dir", args->data_dir,
+                  "Where cl100k_base / o200k_base are installed (default: the build's data "
+                  "directory, filled by scripts/fetch-vocab.sh)");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);
   AddKvCacheOptions(cmd, &args->kv);

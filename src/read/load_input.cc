@@ -15,6 +15,7 @@
 #include "read/input_stream.h"
 #include "read/trace_readers.h"
 #include "render/layout.h"
+#include "tokenize/tokenizer.h"
 
 namespace ltl {
 namespace {
@@ -79,7 +80,8 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
   size_t exact = 0;
   for (const auto& r : out->records) exact += r.exact_counts;
   const std::string estimate =
-      ctx->gateway.tokenizer ? "tokenizer" : "approximate (4 code points per token)";
+      ctx->gateway.tokenizer ? fmt::format("exact ({} tokenizer)", ctx->gateway.tokenizer->name())
+                             : std::string("approximate (4 code points per token)");
   if (exact == 0 || out->records.empty())
     out->counting = estimate;
   else if (exact == out->records.size())

@@ -79,6 +79,7 @@ struct Profile {
   std::string encoding;
   uint64_t input_bytes = 0;
   std::string counting = "hashed trace";  // how token counts were obtained
+  std::string tokenizer;                  // --tokenizer used for gateway logs ("" = none)
   uint64_t rows_read = 0;                 // rows/lines holding a record (valid or not)
   uint64_t requests = 0;                  // requests replayed
   SkipCounter skipped;                    // rows skipped, by reason

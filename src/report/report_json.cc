@@ -99,7 +99,8 @@ Json ProfileToJson(const Profile& p) {
                     {"format", p.format},
                     {"encoding", p.encoding},
                     {"bytes", p.input_bytes},
-                    {"counting", p.counting}};
+                    {"counting", p.counting},
+                    {"tokenizer", p.tokenizer.empty() ? Json() : Json(p.tokenizer)}};
   Json skipped = Json::object();
   for (const auto& [reason, e] : p.skipped.by_reason())
     skipped[reason] = Json{{"count", e.count}, {"first_lines", e.lines}};
