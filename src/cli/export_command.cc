@@ -11,6 +11,7 @@
 #include "export/export_trace.h"
 #include "hash/conform_ids.h"
 #include "read/load_input.h"
+#include "tokenize/caching_tokenizer.h"
 
 namespace ltl::cli {
 namespace {
@@ -32,6 +33,8 @@ struct ExportArgs {
   std::string ts_column;                // gateway logs: timestamp column
   std::string template_name = "auto";   // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
+  std::string tokenizer;                // gateway logs: exact tokenizer ("" = approximate)
+  std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base / o200k_base live
 };
 
 bool IsHashedTrace(InputFormat f) {
@@ -89,6 +92,17 @@ int RunExport(const ExportArgs& a) {
   ctx.gateway.ts_column = a.ts_column;
   ctx.gateway.template_name = a.template_name;
   ctx.gateway.salt_file = a.salt_file;
+  std::unique_ptr<Tokenizer> tokenizer;
+  if (!a.tokenizer.empty()) {
+    auto t = LoadTokenizer(a.tokenizer, a.data_dir);
+    if (!t.ok()) {
+      PrintError("--tokenizer: " + t.status().message());
+      return kExitUnusable;
+    }
+    // Conversations resend their history: reuse the ids of segments seen before (exact).
+    tokenizer = std::make_unique<CachingTokenizer>(std::move(t).value());
+    ctx.gateway.tokenizer = tokenizer.get();
+  }
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   // Gateway logs are cut into blocks of the export's size directly; hashed traces are read at
   // their own block size and coarsened afterwards.
@@ -103,6 +117,10 @@ int RunExport(const ExportArgs& a) {
     return kExitUnusable;
   }
   LoadedInput& in = loaded.value();
+  if (tokenizer && IsHashedTrace(in.format)) {
+    PrintWarning(fmt::format("--tokenizer has no effect on {} input: hashed traces carry no text",
+                             FormatName(in.format)));
+  }
   auto block_size = ChooseBlockSize(a, *target, in);
   if (!block_size.ok()) {
     PrintError(block_size.status().message());
@@ -237,6 +255,13 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--salt-file", args->salt_file,
                   "Gateway logs: file holding the secret hash key, created on first use (default "
                   ".ltl-salt in the working directory); the same key gives the same ids");
+  cmd->add_option("--tokenizer", args->tokenizer,
+                  "Gateway logs: count and cut blocks with a real tokenizer: cl100k_base, "
+                  "o200k_base, a .tiktoken file or a Hugging Face tokenizer.json (default: "
+                  "approximate, 4 code points per token)");
+  cmd->add_option("--data-dir", args->data_dir,
+                  "Where cl100k_base / o200k_base are installed (default: the build's data "
+                  "directory, filled by scripts/fetch-vocab.sh)");
   cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stdout");
   cmd->callback([args, &registry] { registry.Set([args] { return RunExport(*args); }); });
 }

@@ -1,4 +1,4 @@
-"""`profile --tokenizer` on a gateway log: counts come from the real tokenizer (appending
+"""`profile --tokenizer` and `export --tokenizer` on a gateway log: counts come from the real tokenizer (appending
 "hello world" after a newline adds exactly cl100k_base's 2 tokens 15339 1917, where approximate
 counting adds 3), the report names the tokenizer, a missing vocabulary is exit 2 naming the set-up
 command, and a hashed trace warns that the flag has no effect."""
@@ -44,6 +44,21 @@ def main():
         da = approx_b["distributions"]["input_tokens"]["max"] - \
             approx_a["distributions"]["input_tokens"]["max"]
         assert da != 2, da  # the approximate count differs: the flag really changed counting
+
+        # export cuts the same real tokens: Mooncake input_length grows by the same 2 tokens.
+        lengths = []
+        for content in ("Tell me\n", "Tell me\nhello world"):
+            log = os.path.join(tmp, "log.jsonl")
+            with open(log, "w") as f:
+                f.write(json.dumps({"timestamp": 1700000000, "model": "gpt-4o",
+                                    "messages": [{"role": "user", "content": content}]}) + "\n")
+            out = os.path.join(tmp, "export.jsonl")
+            r = run(["export", log, "--to", "mooncake", "-o", out, "-q", "--salt-file",
+                     os.path.join(tmp, "salt")] + tok)
+            assert r.returncode == 0, r.stderr
+            with open(out) as f:
+                lengths.append(json.loads(f.readline())["input_length"])
+        assert lengths[1] - lengths[0] == 2 and lengths[0] == ta, (lengths, ta)
 
         trace = os.path.join(tmp, "t.jsonl")
         with open(trace, "w") as f:
