@@ -21,11 +21,14 @@ english = [(corpus.prose, 60), (corpus.code, 25), (corpus.json_text, 15)]
 open(f"{d}/english-code.bin", "wb").write(corpus.corpus(10_000_000, seed=8, with_invalid=False, kinds=english))
 PY
 echo "# $(date -u +%Y-%m-%d) · $(nproc) cores · $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) · load $(cut -d' ' -f1-3 /proc/loadavg)"
+# Both encoders on the same single core (taskset), so node's helper threads (GC, WASM tier-up
+# compilation) share it too: "one core" for both.
+core=$(( $(nproc) - 1 ))
 for corpus in english-code mixed; do
   for enc in cl100k_base o200k_base; do
     echo "## $corpus.bin"
-    node bench/tiktoken_wasm_bench.js "$enc" "$tmp/$corpus.bin"
-    build/tokenizer_bench --tokenizer "$enc" "$tmp/$corpus.bin"
+    taskset -c "$core" node bench/tiktoken_wasm_bench.js "$enc" "$tmp/$corpus.bin"
+    taskset -c "$core" build/tokenizer_bench --tokenizer "$enc" "$tmp/$corpus.bin"
   done
 done
-build/tokenizer_bench --tokenizer cl100k_base --conversation "$tmp/english-code.bin"
+taskset -c "$core" build/tokenizer_bench --tokenizer cl100k_base --conversation "$tmp/english-code.bin"
