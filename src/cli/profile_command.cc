@@ -107,6 +107,7 @@ int RunProfile(const ProfileArgs& a) {
     tokenizer = std::make_unique<CachingTokenizer>(std::move(t).value());
     ctx.gateway.tokenizer = tokenizer.get();
   }
+  ctx.threads = a.kv.threads;  // 0 = all cores
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   ProgressLine progress(ProgressLine::Wanted(a.quiet), ctx.name);
   ctx.progress = [&progress](uint64_t bytes, uint64_t total) { progress.Update(bytes, total); };

@@ -3,6 +3,9 @@
 // or under a known key). Each row goes through GatewayRowProcessor; bad rows are skipped and
 // counted by reason; non-2xx rows are counted and not replayed. After reading, session fields whose
 // values never repeat are recognised as per-request ids, and turns are numbered per conversation.
+// With ctx->threads > 1 the reading thread cuts rows into batches, ctx->threads workers process
+// them, and the results are taken back in input order: records, skips and stats do not depend on
+// the thread count.
 #pragma once
 
 #include <cstdint>

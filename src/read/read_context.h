@@ -35,6 +35,9 @@ struct ReadContext {
   uint32_t block_size = 0;     // --block-size; 0 = the format's default
   bool cctrace_warm_prefix = false;  // cctrace: --warm-prefix (see read/cctrace_reader.h)
   ReadLimits limits;
+  // Gateway logs: threads that parse, render and hash rows (--threads; 1 = all on the reading
+  // thread; 0 = all cores). Results are the same for every value (read/gateway_readers.h).
+  unsigned threads = 1;
   GatewayOptions gateway;
   SkipCounter* skips = nullptr;
   size_t max_warnings = 10;    // warnings printed per run; the rest are only counted
