@@ -12,8 +12,10 @@
 #include <unordered_set>
 
 #include "common/ordered_pipeline.h"
+#include "hash/conform_ids.h"
 #include "read/csv_reader.h"
 #include "read/timestamp.h"
+#include "simulate/block_interner.h"
 
 namespace ltl {
 namespace {
@@ -79,6 +81,7 @@ struct RowSlot {
   RequestRecord record;
   std::string inferred;
   Layout layout = Layout::kAuto;
+  bool conformed = false;
 };
 struct RowBatch {
   std::string arena;
@@ -167,6 +170,13 @@ class RowPipeline {
       if (s.result == RowResult::kOk) {
         s.inferred = proc.inferred_conversation();
         s.layout = proc.layout();
+        // Logged usage replaces the estimated token count but not the blocks cut by the
+        // estimate: make the ids agree with the exact count (docs/EXPORT.md), so profile and
+        // export replay the same.
+        if (s.record.exact_counts) {
+          IdAdjustment adj = ConformRecordBlockIds(&s.record);
+          s.conformed = adj.extended > 0 || adj.truncated > 0;
+        }
       }
     }
     b.arena = std::string();  // the text is no longer needed: free it before the batch waits
@@ -181,7 +191,12 @@ class RowPipeline {
       switch (s.result) {
         case RowResult::kOk:
           ++stats_->layouts[LayoutName(s.layout)];
+          stats_->conformed_ids += s.conformed;
           inferred_.push_back(std::move(s.inferred));
+          if (ctx_->interner) {
+            ctx_->interner->Add(s.record.block_ids);
+            std::vector<uint64_t>().swap(s.record.block_ids);
+          }
           out_->push_back(std::move(s.record));
           break;
         case RowResult::kFiltered:

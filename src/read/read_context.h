@@ -19,6 +19,7 @@ struct ReadLimits {
 };
 
 class Tokenizer;
+class BlockInterner;
 
 // Options of the gateway-log readers (CSV, JSONL); ignored by the hashed-trace readers.
 struct GatewayOptions {
@@ -39,6 +40,10 @@ struct ReadContext {
   // thread; 0 = all cores). Results are the same for every value (read/gateway_readers.h).
   unsigned threads = 1;
   GatewayOptions gateway;
+  // When set, every record's block ids go into this interner (in record order) and are dropped
+  // from the record as it is read, so memory grows with distinct blocks, not with the file
+  // (simulate/block_interner.h). Build the trace with BuildTrace(records, std::move(*interner)).
+  BlockInterner* interner = nullptr;
   SkipCounter* skips = nullptr;
   size_t max_warnings = 10;    // warnings printed per run; the rest are only counted
   std::function<void(const std::string&)> warn;  // prints one line; null = silent

@@ -126,9 +126,10 @@ LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
 
   const size_t n = trace.requests.size();
   uint64_t max_d = 0;
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < n; ++i) {
     const TraceRequest& r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     const uint32_t k = r.num_blocks;
     if (i >= first_measured && !r.replay_only) {
       c.measured_tokens_ += r.input_tokens;
