@@ -35,7 +35,11 @@ void BlockInterner::Grow() {
   mask_ = mask;
 }
 
-uint32_t BlockInterner::Intern(uint64_t id, bool* inserted) {
+uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
+  if (prev != kNone && prev + 1 < id_of_.size() && id_of_[prev + 1] == id) {
+    *inserted = false;
+    return prev + 1;
+  }
   if ((parent_.size() + 1) * 4 > keys_.size() * 3) Grow();
   size_t h = Mix(id) & mask_;
   for (;;) {
@@ -50,6 +54,7 @@ uint32_t BlockInterner::Intern(uint64_t id, bool* inserted) {
   const uint32_t d = static_cast<uint32_t>(parent_.size());
   keys_[h] = id;
   vals_[h] = d;
+  id_of_.push_back(id);
   *inserted = true;
   return d;
 }
@@ -63,7 +68,7 @@ void BlockInterner::Add(const std::vector<uint64_t>& ids) {
   uint32_t prev = kNone;
   for (uint64_t id : ids) {
     bool inserted;
-    const uint32_t d = Intern(id, &inserted);
+    const uint32_t d = Intern(id, prev, &inserted);
     if (inserted) {
       parent_.push_back(prev);
       run_.push_back(prev != kNone && prev + 1 == d ? run_[prev] : d);
@@ -85,6 +90,7 @@ void BlockInterner::Add(const std::vector<uint64_t>& ids) {
 void BlockInterner::ReleaseIdTable() {
   std::vector<uint64_t>().swap(keys_);
   std::vector<uint32_t>().swap(vals_);
+  std::vector<uint64_t>().swap(id_of_);
   std::vector<uint32_t>().swap(scratch_);
   mask_ = 0;
 }

@@ -33,7 +33,9 @@ class BlockInterner {
   uint64_t block_accesses() const { return accesses_; }
   uint64_t flat_accesses() const { return flat_.size(); }  // accesses of non-chain records
   // Bytes held now, by part (for the memory figures in docs/PERFORMANCE.md).
-  size_t table_bytes() const { return keys_.capacity() * 8 + vals_.capacity() * 4; }
+  size_t table_bytes() const {
+    return keys_.capacity() * 8 + vals_.capacity() * 4 + id_of_.capacity() * 8;
+  }
   size_t chain_bytes() const { return (parent_.capacity() + run_.capacity()) * 4; }
   size_t record_bytes() const { return entries_.capacity() * sizeof(Entry) + flat_.capacity() * 4; }
 
@@ -54,7 +56,7 @@ class BlockInterner {
     uint32_t n = 0;            // number of blocks
     uint64_t flat = kNotFlat;  // else: offset of its ids in flat_
   };
-  uint32_t Intern(uint64_t id, bool* inserted);
+  uint32_t Intern(uint64_t id, uint32_t prev, bool* inserted);
   void Grow();
 
   // Open addressing with linear probing: 12 bytes per slot, at most 3/4 full. Hand-written because
@@ -63,6 +65,10 @@ class BlockInterner {
   std::vector<uint64_t> keys_;
   std::vector<uint32_t> vals_;  // kNone = empty slot
   size_t mask_ = 0;
+  // Per provisional id, its 64-bit id: resent history repeats runs of consecutive provisional ids,
+  // so the block after `prev` is first tried as prev + 1 with one sequential read instead of a
+  // random probe of the table (which costs a cache miss once the table outgrows the cache).
+  std::vector<uint64_t> id_of_;
   std::vector<uint32_t> parent_, run_;  // per provisional id
   std::vector<Entry> entries_;
   std::vector<uint32_t> flat_;
