@@ -41,7 +41,7 @@ class StackDistances {
   void Touch(uint32_t b) {
     uint32_t s = last_[b];
     if (s != kNever) {
-      bits_[s / 64] &= ~(uint64_t{1} << (s % 64));  // slot_block_[s] goes stale: see Compact
+      bits_[s / 64] &= ~(uint64_t{1} << (s % 64));  // slot s is dead: Compact skips it
       last_[b] = kNever;
       Pend(&removed_, s / 64, -1);
     } else {
@@ -78,20 +78,25 @@ class StackDistances {
     p->delta = 0;
   }
 
-  // Renumbers live slots 0..live-1 in touch order and rebuilds the bitmap and the tree.
+  // Renumbers live slots 0..live-1 in touch order and rebuilds the bitmap and the tree. The bitmap
+  // says which slots are live, so dead slots (more than half of them) cost a bit each, not a
+  // lookup; slot_block_ entries past the live ones are never read again (no need to clear them).
   void Compact() {
     Flush();
     size_t out = 0;
-    for (size_t s = 0; s < next_; ++s) {
-      uint32_t b = slot_block_[s];
-      if (b == kNever || last_[b] != s) continue;  // a stale entry: b was touched again later
-      slot_block_[out] = b;
-      last_[b] = static_cast<uint32_t>(out);
-      ++out;
+    const size_t words = (next_ + 63) / 64;
+    for (size_t w = 0; w < words; ++w) {
+      for (uint64_t m = bits_[w]; m != 0; m &= m - 1) {
+        const size_t s = w * 64 + static_cast<size_t>(__builtin_ctzll(m));
+        const uint32_t b = slot_block_[s];
+        slot_block_[out] = b;
+        last_[b] = static_cast<uint32_t>(out);
+        ++out;
+      }
     }
-    std::fill(slot_block_.begin() + static_cast<std::ptrdiff_t>(out), slot_block_.end(), kNever);
     std::fill(bits_.begin(), bits_.end(), 0);
-    for (size_t s = 0; s < out; ++s) bits_[s / 64] |= uint64_t{1} << (s % 64);
+    std::fill(bits_.begin(), bits_.begin() + static_cast<std::ptrdiff_t>(out / 64), ~uint64_t{0});
+    if (out % 64) bits_[out / 64] = (uint64_t{1} << (out % 64)) - 1;
     tree_.Reset(bits_.size());
     for (size_t w = 0; w < bits_.size(); ++w)
       if (bits_[w]) tree_.Add(w, __builtin_popcountll(bits_[w]));
