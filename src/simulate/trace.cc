@@ -94,6 +94,15 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
   return t;
 }
 
+const uint32_t* Trace::begin(const TraceRequest& r) const {
+  if (r.flat != kChained) return blocks.data() + r.flat;
+  thread_local std::vector<uint32_t> scratch;
+  if (scratch.size() < r.num_blocks) scratch.resize(r.num_blocks);
+  if (r.num_blocks > 0)
+    WalkChain(chain_parent.data(), chain_run.data(), r.last, r.num_blocks, scratch.data());
+  return scratch.data();
+}
+
 size_t FirstMeasuredIndex(const Trace& t, double warmup) {
   const size_t skip = FirstMeasured(RealRequests(t), warmup);
   if (t.num_replay_only == 0) return skip;

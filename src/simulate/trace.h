@@ -49,6 +49,10 @@ struct Trace {
   std::vector<uint32_t> parent;        // per dense block: its parent block (first seen), or kNoParent
 
   uint64_t total_block_accesses() const { return num_accesses; }
+  // A request's dense ids, head first. Convenience for code outside hot loops: the pointer is
+  // valid until the next begin() on the same thread (a thread-local BlockCursor); replays use
+  // their own BlockCursor.
+  const uint32_t* begin(const TraceRequest& r) const;
   // Bytes per distinct block of the block storage (chain arrays and parent links).
   size_t block_bytes() const {
     return (chain_parent.capacity() + chain_run.capacity() + parent.capacity()) * 4 +
