@@ -1,11 +1,13 @@
 // `llmtrafficlens export`: read any input `profile` reads and write it as an anonymized Mooncake or
-// bailian trace (lengths, times, anonymous chat ids and hash ids only) that replay tools accept.
+// bailian trace (lengths, times, anonymous chat ids and hash ids only) that replay tools accept, or
+// an Anthropic Messages log as per-conversation cache traces (`--to cctrace`, cli/export_cctrace.h).
 #include <fmt/format.h>
 
 #include <memory>
 #include <set>
 
 #include "cli/commands.h"
+#include "cli/export_cctrace.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
 #include "export/export_trace.h"
@@ -35,6 +37,7 @@ struct ExportArgs {
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
   std::string tokenizer;                // gateway logs: exact tokenizer ("" = approximate)
   std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base / o200k_base live
+  CctraceExportArgs cctrace;                    // --to cctrace only
 };
 
 bool IsHashedTrace(InputFormat f) {
@@ -203,19 +206,63 @@ int RunExport(const ExportArgs& a) {
   return kExitOk;
 }
 
+// `--to cctrace` reads Anthropic logs with its own pipeline (fixed tokenizer, SHA-256 chain, one
+// file per conversation); options of the other targets are refused rather than silently ignored,
+// and the other way round.
+int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
+  static constexpr const char* kTraceOnly[] = {"--trace-block-size", "--dense-ids",
+                                               "--absolute-time",    "--default-output-length",
+                                               "--template",         "--salt-file"};
+  static constexpr const char* kCctraceOnly[] = {"--split-at-gap", "--include-subagents",
+                                                 "--salt"};
+  if (a.target != "cctrace") {
+    for (const char* o : kCctraceOnly)
+      if (cmd->count(o) > 0) {
+        PrintError(fmt::format("{} applies to --to cctrace only", o));
+        return kExitUnusable;
+      }
+    return RunExport(a);
+  }
+  for (const char* o : kTraceOnly)
+    if (cmd->count(o) > 0) {
+      PrintError(fmt::format("{} does not apply to --to cctrace", o));
+      return kExitUnusable;
+    }
+  if (!a.tokenizer.empty() && a.tokenizer != "cl100k_base") {
+    PrintError("--to cctrace: block ids are defined on cl100k_base tokens; drop --tokenizer");
+    return kExitUnusable;
+  }
+  ExportCommonArgs common;
+  common.input = a.input;
+  common.output = a.output;
+  common.format = a.format;
+  common.block_size = a.block_size;
+  common.max_skip_share = a.max_skip_share;
+  common.max_line_bytes = a.max_line_bytes;
+  common.max_field_bytes = a.max_field_bytes;
+  common.quiet = a.quiet;
+  common.ts_column = a.ts_column;
+  common.data_dir = a.data_dir;
+  return RunExportCctrace(common, a.cctrace);
+}
+
 }  // namespace
 
 void RegisterExport(CLI::App& app, CommandRegistry& registry) {
   auto args = std::make_shared<ExportArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "export", "Write a log or trace as an anonymized Mooncake or bailian trace for replay tools");
+      "export",
+      "Write a log or trace as an anonymized Mooncake or bailian trace for replay tools, or an "
+      "Anthropic log as per-conversation cache traces (cctrace)");
   cmd->add_option("FILE", args->input, "Input file (plain, .gz or .zst), or - for stdin")
       ->required();
-  cmd->add_option("--to", args->target, "Trace format to write: mooncake or bailian")
+  cmd->add_option("--to", args->target,
+                  "Trace format to write: mooncake, bailian, or cctrace (Anthropic logs only)")
       ->required()
-      ->check(CLI::IsMember({"mooncake", "bailian"}));
+      ->check(CLI::IsMember({"mooncake", "bailian", "cctrace"}));
   cmd->add_option("-o,--output", args->output,
-                  "Output file, written atomically (temporary file + rename)")
+                  "Output file, written atomically (temporary file + rename); cctrace: a new or "
+                  "empty directory, one file per conversation")
       ->required();
   cmd->add_option("--format", args->format,
                   "Input format: auto, mooncake, bailian, cctrace, csv, jsonl (default: detected "
@@ -263,7 +310,10 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
                   "Where cl100k_base / o200k_base are installed (default: the build's data "
                   "directory, filled by scripts/fetch-vocab.sh)");
   cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stdout");
-  cmd->callback([args, &registry] { registry.Set([args] { return RunExport(*args); }); });
+  AddCctraceExportOptions(cmd, &args->cctrace);
+  cmd->callback([args, cmd, &registry] {
+    registry.Set([args, cmd] { return DispatchExport(*args, cmd); });
+  });
 }
 
 }  // namespace ltl::cli

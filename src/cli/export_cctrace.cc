@@ -1,0 +1,181 @@
+// `export --to cctrace` (see export_cctrace.h): read the log, build one trace per conversation,
+// write the directory atomically, and say what was found.
+#include "cli/export_cctrace.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstring>
+#include <memory>
+
+#include "cli/commands.h"
+#include "common/units.h"
+#include "export/anthropic_calls.h"
+#include "export/cctrace_export.h"
+#include "export/cctrace_hash.h"
+#include "export/cctrace_write.h"
+#include "read/input_format.h"
+#include "read/input_stream.h"
+#include "tokenize/tokenizer.h"
+
+namespace ltl::cli {
+namespace {
+
+constexpr uint32_t kCctraceDefaultBlockSize = 64;
+
+// Replays the bytes read for format detection before the rest of the stream.
+class HeadStream : public InputStream {
+ public:
+  HeadStream(std::unique_ptr<InputStream> in, std::string head)
+      : in_(std::move(in)), head_(std::move(head)) {}
+  Result<size_t> Read(char* buf, size_t cap) override {
+    if (pos_ < head_.size()) {
+      size_t n = std::min(cap, head_.size() - pos_);
+      std::memcpy(buf, head_.data() + pos_, n);
+      pos_ += n;
+      return n;
+    }
+    return in_->Read(buf, cap);
+  }
+  uint64_t raw_bytes_read() const override { return in_->raw_bytes_read(); }
+  uint64_t raw_size() const override { return in_->raw_size(); }
+  const char* encoding() const override { return in_->encoding(); }
+
+ private:
+  std::unique_ptr<InputStream> in_;
+  std::string head_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+void AddCctraceExportOptions(CLI::App* cmd, CctraceExportArgs* args) {
+  cmd->add_option("--split-at-gap", args->split_at_gap,
+                  "cctrace: start a new segment file (_s1, _s2, ...) when a conversation's main "
+                  "thread pauses longer than SECONDS (default: never)");
+  cmd->add_flag("--include-subagents", args->include_subagents,
+                "cctrace: write sub-agent conversations as nested entries (default: leave their "
+                "calls out)");
+  cmd->add_option("--salt", args->salt,
+                  "cctrace: fixed hash salt, for tests only (default: random per run, never "
+                  "written anywhere)");
+}
+
+int RunExportCctrace(const ExportCommonArgs& a, const CctraceExportArgs& c) {
+  auto format = ParseFormatName(a.format);
+  if (!format.ok()) {
+    PrintError(format.status().message());
+    return kExitUnusable;
+  }
+  if (!(c.split_at_gap >= 0)) {
+    PrintError("--split-at-gap must be a number of seconds >= 0");
+    return kExitUnusable;
+  }
+  auto tokenizer = LoadTokenizer("cl100k_base", a.data_dir);
+  if (!tokenizer.ok()) {
+    PrintError(tokenizer.status().message());
+    return kExitUnusable;
+  }
+  const std::string name = a.input == "-" ? "<stdin>" : a.input;
+  auto opened = OpenInput(a.input);
+  if (!opened.ok()) {
+    PrintError(opened.status().message());
+    return kExitUnusable;
+  }
+  std::string head(1 << 16, '\0');
+  size_t got = 0;
+  while (got < head.size()) {
+    auto n = opened.value()->Read(head.data() + got, head.size() - got);
+    if (!n.ok()) {
+      PrintError(fmt::format("{}: {}", name, n.status().message()));
+      return kExitUnusable;
+    }
+    if (*n == 0) break;
+    got += *n;
+  }
+  head.resize(got);
+  InputFormat f = *format;
+  if (f == InputFormat::kAuto) {
+    auto detected = DetectFormat(head, name);
+    if (!detected.ok()) {
+      PrintError(detected.status().message());
+      return kExitUnusable;
+    }
+    f = *detected;
+  }
+  HeadStream in(std::move(opened.value()), std::move(head));
+
+  SkipCounter skips;
+  ReadContext ctx;
+  ctx.name = name;
+  ctx.limits.max_line_bytes = a.max_line_bytes;
+  ctx.limits.max_field_bytes = a.max_field_bytes;
+  ctx.skips = &skips;
+  ctx.warn = [](const std::string& m) { PrintWarning(m); };
+  AnthropicReadConfig config;
+  config.tokenizer = tokenizer.value().get();
+  config.salt = c.salt.empty() ? RandomCctraceSalt() : c.salt;
+  config.block_size = a.block_size > 0 ? a.block_size : kCctraceDefaultBlockSize;
+  for (char ch : a.ts_column)
+    config.ts_column += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::vector<AnthropicCall> calls;
+  AnthropicReadStats read_stats;
+  Status st = ReadAnthropicCalls(&in, f, config, &ctx, &calls, &read_stats);
+  if (!st.ok()) {
+    PrintError(st.message());
+    return kExitUnusable;
+  }
+
+  CctraceExportOptions opts;
+  opts.block_size = config.block_size;
+  opts.split_at_gap_s = c.split_at_gap;
+  opts.include_subagents = c.include_subagents;
+  opts.salt = config.salt;
+  std::vector<CctraceFile> files;
+  CctraceExportStats stats;
+  BuildCctraceFiles(std::move(calls), opts, &files, &stats);
+  st = WriteCctraceDirectory(a.output, files);
+  if (!st.ok()) {
+    PrintError(st.message());
+    return kExitUnusable;
+  }
+  if (read_stats.filtered_status > 0)
+    PrintWarning(fmt::format("{} rows with a non-2xx status were left out",
+                             WithCommas(static_cast<int64_t>(read_stats.filtered_status))));
+  if (stats.without_session > 0)
+    PrintWarning(fmt::format(
+        "{} calls carried no session id; they were grouped by their tools, system and first "
+        "message",
+        WithCommas(static_cast<int64_t>(stats.without_session))));
+  if (stats.untimed > 0)
+    PrintWarning(fmt::format("{} calls had no timestamp; each took the previous call's time",
+                             WithCommas(static_cast<int64_t>(stats.untimed))));
+  if (!c.include_subagents && stats.subagent_requests > 0)
+    PrintWarning(
+        fmt::format("{} sub-agent calls ({} sub-agents) left out; --include-subagents writes them",
+                    WithCommas(static_cast<int64_t>(stats.subagent_requests)),
+                    WithCommas(static_cast<int64_t>(stats.subagents))));
+  if (!a.quiet) {
+    std::fputs(
+        fmt::format("exported {} conversations ({} files, {} requests, {} sub-agents) to "
+                    "{} (cctrace, block size {})\n",
+                    WithCommas(static_cast<int64_t>(stats.conversations)),
+                    WithCommas(static_cast<int64_t>(stats.files)),
+                    WithCommas(static_cast<int64_t>(stats.parent_requests +
+                                                    stats.subagent_requests_written)),
+                    WithCommas(static_cast<int64_t>(stats.subagents)), a.output, opts.block_size)
+            .c_str(),
+        stdout);
+    std::fflush(stdout);
+  }
+  if (read_stats.rows == 0) return kExitOk;
+  double share = static_cast<double>(skips.total()) / static_cast<double>(read_stats.rows);
+  if (share > a.max_skip_share) {
+    PrintError(fmt::format("{}: {} of {} rows skipped ({}), above --max-skip-share {}", name,
+                           skips.total(), read_stats.rows, Percent(share), a.max_skip_share));
+    return kExitTooManySkipped;
+  }
+  return kExitOk;
+}
+
+}  // namespace ltl::cli

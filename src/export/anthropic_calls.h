@@ -1,0 +1,77 @@
+// AnthropicCall: one logged Anthropic Messages API call reduced to what a cache trace needs — its
+// time, session, model, streaming flag, chained block hashes of tools + system + messages (see
+// cctrace_json.h and cctrace_hash.h), the digests that tell threads and turns apart, the Task/Agent
+// spawns it shows, and its response (content types, stop reason, usage, timing). No text is kept.
+//
+// ReadAnthropicCalls reads a CSV (request_json column; response_json, model, status, timestamp,
+// session and timing columns when present) or JSONL log (one call per line: the body itself or
+// under request/request_json/body/..., the response under response/response_json/...). Bad rows are
+// skipped and counted by reason with their line; non-2xx rows are counted and left out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "read/input_format.h"
+#include "read/input_stream.h"
+#include "read/read_context.h"
+#include "tokenize/tokenizer.h"
+
+namespace ltl {
+
+struct TaskSpawn {
+  uint64_t prompt_digest = 0;  // digest of the tool_use input.prompt
+  std::string subagent_type;   // input.subagent_type ("" when absent)
+};
+
+struct AnthropicCall {
+  uint64_t line = 0;
+  double time_s = 0;  // epoch seconds
+  bool has_time = false;
+  std::string session;        // session id as logged ("" = none); never written except its head
+  std::string session_field;  // which field carried it
+  std::string model;
+  bool stream = false;
+
+  std::vector<uint64_t> hashes;  // chained hashes of the full blocks
+  int64_t prompt_tokens = 0;     // cl100k tokens of the serialized tools + system + messages
+  int64_t tool_tokens = 0, system_tokens = 0;
+  uint64_t thread_digest = 0;         // tools + system: tells the main thread from sub-agents
+  uint64_t messages_digest = 0;       // equal for a within-turn repeat
+  uint64_t first_message_digest = 0;  // the first message (instance key): its text(s) when it is
+                                      // a user message with text, else its whole JSON
+  std::vector<uint64_t> first_user_text_digests;  // the first user message's text(s)
+  std::vector<std::string> message_types;         // content types over all messages, in order
+  std::vector<TaskSpawn> spawns;  // Task/Agent tool_use blocks in the messages and the response
+
+  // Response (when logged).
+  bool has_response = false;
+  std::vector<std::string> output_types;
+  std::string stop;       // stop_reason, "" when unknown
+  int64_t tool_uses = 0;  // tool_use blocks in the response
+  int64_t usage_in = -1;  // input_tokens + cache_read + cache_creation, -1 unknown
+  int64_t usage_out = -1;
+  double api_time = -1;  // seconds, -1 unknown
+  double ttft = -1;      // seconds, -1 unknown
+};
+
+struct AnthropicReadStats {
+  uint64_t filtered_status = 0;  // non-2xx rows
+  uint64_t rows = 0;             // rows holding a record (valid or not)
+};
+
+struct AnthropicReadConfig {
+  const Tokenizer* tokenizer = nullptr;  // cl100k_base
+  std::string salt;
+  uint32_t block_size = 64;
+  std::string ts_column;  // lower case, "" = detect
+};
+
+// `format` is kCsv or kJsonl.
+Status ReadAnthropicCalls(InputStream* in, InputFormat format, const AnthropicReadConfig& config,
+                          ReadContext* ctx, std::vector<AnthropicCall>* out,
+                          AnthropicReadStats* stats);
+
+}  // namespace ltl
