@@ -70,9 +70,10 @@ int64_t FixedRouteReplay(const ltl::Trace& trace, const std::vector<uint32_t>& r
                          uint32_t workers, uint64_t capacity, size_t first_measured) {
   std::vector<ltl::WorkerCache> caches(workers, ltl::WorkerCache(capacity, trace.num_blocks));
   int64_t hit = 0;
+  ltl::BlockCursor cursor(trace);
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const ltl::TraceRequest& r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     ltl::WorkerCache& c = caches[routes[i]];
     if (i >= first_measured) hit += ltl::HitTokenCount(r, c.Match(ids, r.num_blocks));
     for (uint32_t j = r.num_blocks; j-- > 0;) c.Touch(ids[j]);

@@ -25,7 +25,9 @@ void AddKvCacheOptions(CLI::App* cmd, KvCacheArgs* a) {
                   "Cache budgets in GiB, comma-separated (default 1,2,4,...,4096)");
   cmd->add_option("--kvcache-sim", a->kvcache_sim,
                   "Shorthand for --model MODEL --policies fifo,lru,optimal");
-  cmd->add_option("--threads", a->threads, "Threads for the policy replays (default: all cores)");
+  cmd->add_option("--threads", a->threads,
+                  "Threads that parse, render and hash gateway-log rows and run the policy "
+                  "replays (default: all cores; results do not depend on it)");
 }
 
 Result<KvCacheRequest> ResolveKvCacheArgs(const KvCacheArgs& a) {

@@ -17,6 +17,7 @@
 #include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/terminal_summary.h"
+#include "simulate/block_interner.h"
 #include "simulate/trace.h"
 #include "tokenize/caching_tokenizer.h"
 
@@ -107,6 +108,9 @@ int RunProfile(const ProfileArgs& a) {
     tokenizer = std::make_unique<CachingTokenizer>(std::move(t).value());
     ctx.gateway.tokenizer = tokenizer.get();
   }
+  ctx.threads = a.kv.threads;  // 0 = all cores
+  BlockInterner interner;      // block ids leave the records as they are read
+  ctx.interner = &interner;
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   ProgressLine progress(ProgressLine::Wanted(a.quiet), ctx.name);
   ctx.progress = [&progress](uint64_t bytes, uint64_t total) { progress.Update(bytes, total); };
@@ -133,7 +137,7 @@ int RunProfile(const ProfileArgs& a) {
   ReplayOptions opts;
   opts.warmup = a.warmup;
   opts.order = a.evict_order == "head-first" ? EvictOrder::kHeadFirst : EvictOrder::kTailFirst;
-  Trace trace = BuildTrace(in.records);
+  Trace trace = BuildTrace(in.records, std::move(interner));
 
   Profile p;
   p.input_name = ctx.name;

@@ -3,6 +3,10 @@
 // or under a known key). Each row goes through GatewayRowProcessor; bad rows are skipped and
 // counted by reason; non-2xx rows are counted and not replayed. After reading, session fields whose
 // values never repeat are recognised as per-request ids, and turns are numbered per conversation.
+// With ctx->threads > 1 the reading thread cuts rows into batches, ctx->threads workers process
+// them, and the results are taken back in input order: records, skips and stats do not depend on
+// the thread count. Logged usage fits a record's ids to the exact count on the worker
+// (hash/conform_ids.h); with ctx->interner the ids are then interned in input order and dropped.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +28,8 @@ struct GatewayReadStats {
   // Session fields whose every value was unique (e.g. LiteLLM's random per-request session_id):
   // not used as conversations; conversations were inferred from the prompt instead.
   std::vector<std::string> per_request_session_fields;
+  // Records with logged usage whose ids were fitted to the exact count (hash/conform_ids.h).
+  uint64_t conformed_ids = 0;
 };
 
 Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& config,

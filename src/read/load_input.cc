@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <functional>
 
-#include "hash/conform_ids.h"
 #include "hash/salt_file.h"
 #include "read/gateway_readers.h"
 #include "read/input_stream.h"
 #include "read/trace_readers.h"
+#include "simulate/block_interner.h"
 #include "render/layout.h"
 #include "tokenize/tokenizer.h"
 
@@ -49,6 +49,16 @@ class PeekedStream : public InputStream {
 
 constexpr size_t kPeekBytes = 1 << 16;
 
+// The hashed-trace readers hand over whole records: their ids are interned after reading (the
+// gateway readers intern while reading, read/gateway_readers.h).
+void InternRest(ReadContext* ctx, std::vector<RequestRecord>* records) {
+  if (!ctx->interner) return;
+  for (size_t i = ctx->interner->records(); i < records->size(); ++i) {
+    ctx->interner->Add((*records)[i].block_ids);
+    std::vector<uint64_t>().swap((*records)[i].block_ids);
+  }
+}
+
 Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, LoadedInput* out) {
   auto layout = ParseLayoutName(ctx->gateway.template_name);
   if (!layout.ok()) return layout.status();
@@ -66,13 +76,7 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
   Status st = format == InputFormat::kCsv ? ReadGatewayCsv(in, ctx, config, &out->records, &stats)
                                           : ReadGatewayJsonl(in, ctx, config, &out->records, &stats);
   if (!st.ok()) return st;
-  // Logged usage replaces the estimated token count but not the blocks cut by the estimate: make
-  // the ids agree with the exact count (docs/EXPORT.md), so profile and export replay the same.
-  for (auto& r : out->records) {
-    if (!r.exact_counts) continue;
-    IdAdjustment adj = ConformRecordBlockIds(&r);
-    out->conformed_ids += adj.extended > 0 || adj.truncated > 0;
-  }
+  out->conformed_ids = stats.conformed_ids;  // fitted on the workers (read/gateway_readers.h)
   out->gateway = true;
   out->filtered_status = stats.filtered_status;
   out->layouts = std::move(stats.layouts);
@@ -109,6 +113,7 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
     opts.warm_prefix = ctx->cctrace_warm_prefix;
     Status st = ReadCctraceDirectory(path, opts, ctx, &out.records, &out.cctrace);
     if (!st.ok()) return st;
+    InternRest(ctx, &out.records);
     out.bytes = out.cctrace.bytes;
     out.counting = "hashed trace (tokens = hash_ids x block_size)";
     return out;
@@ -157,6 +162,7 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
           fmt::format("{}: format '{}' is not readable yet", ctx->name, FormatName(format)));
   }
   if (!st.ok()) return st;
+  InternRest(ctx, &out.records);
   out.bytes = in.raw_bytes_read();
   return out;
 }

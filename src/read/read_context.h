@@ -19,6 +19,7 @@ struct ReadLimits {
 };
 
 class Tokenizer;
+class BlockInterner;
 
 // Options of the gateway-log readers (CSV, JSONL); ignored by the hashed-trace readers.
 struct GatewayOptions {
@@ -35,7 +36,14 @@ struct ReadContext {
   uint32_t block_size = 0;     // --block-size; 0 = the format's default
   bool cctrace_warm_prefix = false;  // cctrace: --warm-prefix (see read/cctrace_reader.h)
   ReadLimits limits;
+  // Gateway logs: threads that parse, render and hash rows (--threads; 1 = all on the reading
+  // thread; 0 = all cores). Results are the same for every value (read/gateway_readers.h).
+  unsigned threads = 1;
   GatewayOptions gateway;
+  // When set, every record's block ids go into this interner (in record order) and are dropped
+  // from the record as it is read, so memory grows with distinct blocks, not with the file
+  // (simulate/block_interner.h). Build the trace with BuildTrace(records, std::move(*interner)).
+  BlockInterner* interner = nullptr;
   SkipCounter* skips = nullptr;
   size_t max_warnings = 10;    // warnings printed per run; the rest are only counted
   std::function<void(const std::string&)> warn;  // prints one line; null = silent

@@ -30,6 +30,7 @@ GatewayFindings ComputeGatewayFindings(const std::vector<RequestRecord>& records
   };
   std::unordered_map<std::string, Conv> convs;
   std::vector<bool> seen(trace.num_blocks, false);
+  BlockCursor cursor(trace);
   for (const TraceRequest& tr : trace.requests) {
     const RequestRecord& r = records[tr.record];
     if (!r.conversation.empty()) {
@@ -41,7 +42,7 @@ GatewayFindings ComputeGatewayFindings(const std::vector<RequestRecord>& records
     }
     // Unbounded cache from cold: the leading blocks seen before this request hit.
     uint64_t k = 0;
-    const uint32_t* b = trace.begin(tr);
+    const uint32_t* b = cursor.Blocks(tr);
     while (k < tr.num_blocks && seen[b[k]]) ++k;
     if (r.provider_cached_tokens >= 0 && r.exact_counts) {
       ++f.provider_cache_requests;

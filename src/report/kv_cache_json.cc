@@ -67,7 +67,6 @@ Json KvCacheToJson(const Profile& p) {
   }
   j["block_size"] = p.block_size;
   j["policies"] = s.policies;
-  j["threads"] = s.threads;
   Json ceiling;
   AddHit(ceiling, p.ceiling, p.measured_tokens, p.has_conversations);
   j["ceiling"] = ceiling;

@@ -52,10 +52,11 @@ double AiperfCacheHitRate(const Trace& trace) {
   std::vector<uint8_t> seen(trace.num_blocks, 0);
   ExactSum sum;
   uint64_t counted = 0;
+  BlockCursor cursor(trace);
   for (uint32_t i : by_record) {
     const TraceRequest& r = trace.requests[i];
     if (r.num_blocks == 0) continue;
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     if (r.replay_only) {  // pre-populates the set, is not a request
       for (uint32_t j = 0; j < r.num_blocks; ++j) seen[ids[j]] = 1;
       continue;

@@ -17,9 +17,10 @@ ReplayResult ReplayFifoAt(const Trace& trace, uint64_t capacity_blocks,
   uint64_t size = 0;
   if (hit_blocks) hit_blocks->assign(trace.requests.size(), 0);
 
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     const bool measured = tally.Begin(i, size);
     uint32_t k = 0;
     while (k < r.num_blocks && cached[ids[k]]) ++k;

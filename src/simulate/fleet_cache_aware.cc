@@ -23,9 +23,10 @@ FleetPoint SimulateCacheAware(const Trace& trace, RoutingPolicy policy, uint64_t
   uint32_t rotor = n - 1;  // the first tie goes to worker 0
   const size_t first_measured = FirstMeasuredIndex(trace, replay.warmup);
 
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     load.AdvanceTo(r.time_s);
     for (uint32_t w = 0; w < n; ++w) match[w] = caches[w].Match(ids, r.num_blocks);
     RouteChoice choice = policy == RoutingPolicy::kKvCost

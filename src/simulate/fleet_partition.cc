@@ -15,12 +15,14 @@ Trace WorkerSubTrace(const Trace& trace, const std::vector<uint32_t>& routes, ui
   sub.block_size = trace.block_size;
   std::vector<uint32_t> local(trace.num_blocks, kUnmapped);
   *first_measured = 0;
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     if (routes[i] != worker) continue;
     if (i < fleet_first_measured) ++*first_measured;
     TraceRequest r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     r.first = sub.blocks.size();
+    r.flat = r.first;  // sub-traces keep their blocks flat (fleet runs only)
     r.conversation = kNoConversation;
     for (uint32_t j = 0; j < r.num_blocks; ++j) {
       uint32_t& id = local[ids[j]];
@@ -29,6 +31,7 @@ Trace WorkerSubTrace(const Trace& trace, const std::vector<uint32_t>& routes, ui
     }
     sub.requests.push_back(r);
   }
+  sub.num_accesses = sub.blocks.size();
   return sub;
 }
 

@@ -10,6 +10,7 @@ namespace ltl {
 StaticRoutes RoutePrefixHash(const Trace& trace, uint32_t workers, uint32_t k) {
   StaticRoutes out;
   out.worker.resize(trace.requests.size());
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < out.worker.size(); ++i) {
     const TraceRequest& r = trace.requests[i];
     uint32_t n = std::min(std::max<uint32_t>(k, 1), r.num_blocks);
@@ -18,7 +19,7 @@ StaticRoutes RoutePrefixHash(const Trace& trace, uint32_t workers, uint32_t k) {
       ++out.fallback_requests;
       continue;
     }
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     uint64_t key = 0;
     for (uint32_t j = 0; j < n; ++j) key = Mix64(key ^ ids[j]);
     out.worker[i] = RendezvousWorker(key, workers);

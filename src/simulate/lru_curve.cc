@@ -15,15 +15,19 @@ constexpr int32_t kOwnerNone = -1;
 constexpr int32_t kOwnerMany = -2;
 
 // Last-touch slots of every block. Live slots are bits in a bitmap; a Fenwick tree counts live
-// slots per 64-slot word, so it is 64 times smaller than the slot range and stays in cache. A block's
-// stack distance is the number of live slots after its own.
+// slots per 64-slot word, so it is 64 times smaller than the slot range and stays in cache. A
+// block's stack distance is the number of live slots after its own. The slot range is 8x the number
+// of blocks (a bit each), so compaction runs once every 7N or more touches; it renumbers each
+// block's slot to its rank among live slots with one sequential pass over the blocks (no slot ->
+// block table). Per distinct block: 4 bytes of last slot, 1 byte of bitmap, ~1 byte of tree and
+// counts.
 class StackDistances {
  public:
   explicit StackDistances(uint32_t num_blocks)
       : last_(num_blocks, kNever),
-        slots_(RoundUp(2 * static_cast<size_t>(num_blocks) + 64)),
-        slot_block_(slots_, kNever),
+        slots_(SlotRange(num_blocks)),
         bits_(slots_ / 64, 0),
+        live_before_(slots_ / 64, 0),
         tree_(slots_ / 64) {}
 
   uint32_t LastSlot(uint32_t b) const { return last_[b]; }
@@ -41,7 +45,7 @@ class StackDistances {
   void Touch(uint32_t b) {
     uint32_t s = last_[b];
     if (s != kNever) {
-      bits_[s / 64] &= ~(uint64_t{1} << (s % 64));  // slot_block_[s] goes stale: see Compact
+      bits_[s / 64] &= ~(uint64_t{1} << (s % 64));  // slot s is dead: Compact skips it
       last_[b] = kNever;
       Pend(&removed_, s / 64, -1);
     } else {
@@ -49,7 +53,6 @@ class StackDistances {
     }
     if (next_ == slots_) Compact();
     last_[b] = static_cast<uint32_t>(next_);
-    slot_block_[next_] = b;
     bits_[next_ / 64] |= uint64_t{1} << (next_ % 64);
     Pend(&added_, next_ / 64, +1);
     ++next_;
@@ -66,7 +69,11 @@ class StackDistances {
     size_t word = 0;
     int32_t delta = 0;
   };
-  static size_t RoundUp(size_t n) { return (n + 63) / 64 * 64; }
+  // 8 slots per block, 64-aligned, below kNever (slot numbers are 32-bit).
+  static size_t SlotRange(uint32_t num_blocks) {
+    const size_t want = (8 * static_cast<size_t>(num_blocks) + 127) / 64 * 64;
+    return std::min<size_t>(want, (size_t{kNever} - 64) / 64 * 64);
+  }
   // Consecutive touches mostly hit the same words (history resent in order): coalesce them.
   void Pend(Pending* p, size_t word, int32_t delta) {
     if (p->delta != 0 && p->word != word) Apply(p);
@@ -78,30 +85,35 @@ class StackDistances {
     p->delta = 0;
   }
 
-  // Renumbers live slots 0..live-1 in touch order and rebuilds the bitmap and the tree.
+  // Renumbers live slots 0..live-1 in touch order (each block's slot becomes its rank among the
+  // live slots) and rebuilds the bitmap and the tree.
   void Compact() {
     Flush();
-    size_t out = 0;
-    for (size_t s = 0; s < next_; ++s) {
-      uint32_t b = slot_block_[s];
-      if (b == kNever || last_[b] != s) continue;  // a stale entry: b was touched again later
-      slot_block_[out] = b;
-      last_[b] = static_cast<uint32_t>(out);
-      ++out;
+    const size_t words = (next_ + 63) / 64;
+    uint32_t live = 0;
+    for (size_t w = 0; w < words; ++w) {
+      live_before_[w] = live;
+      live += static_cast<uint32_t>(__builtin_popcountll(bits_[w]));
     }
-    std::fill(slot_block_.begin() + static_cast<std::ptrdiff_t>(out), slot_block_.end(), kNever);
+    for (uint32_t& s : last_) {
+      if (s == kNever) continue;
+      const size_t w = s / 64;
+      const uint64_t below = bits_[w] & ((uint64_t{1} << (s % 64)) - 1);
+      s = live_before_[w] + static_cast<uint32_t>(__builtin_popcountll(below));
+    }
     std::fill(bits_.begin(), bits_.end(), 0);
-    for (size_t s = 0; s < out; ++s) bits_[s / 64] |= uint64_t{1} << (s % 64);
+    std::fill(bits_.begin(), bits_.begin() + live / 64, ~uint64_t{0});
+    if (live % 64) bits_[live / 64] = (uint64_t{1} << (live % 64)) - 1;
     tree_.Reset(bits_.size());
     for (size_t w = 0; w < bits_.size(); ++w)
       if (bits_[w]) tree_.Add(w, __builtin_popcountll(bits_[w]));
-    next_ = out;
+    next_ = live;
   }
 
   std::vector<uint32_t> last_;
   size_t slots_;
-  std::vector<uint32_t> slot_block_;
   std::vector<uint64_t> bits_;
+  std::vector<uint32_t> live_before_;  // Compact's scratch: live slots before each word
   Fenwick tree_;
   Pending removed_, added_;
   size_t next_ = 0;
@@ -126,9 +138,10 @@ LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
 
   const size_t n = trace.requests.size();
   uint64_t max_d = 0;
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < n; ++i) {
     const TraceRequest& r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     const uint32_t k = r.num_blocks;
     if (i >= first_measured && !r.replay_only) {
       c.measured_tokens_ += r.input_tokens;
@@ -140,9 +153,12 @@ LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
         // its distance differs by exactly one (history resent in order touches runs of slots).
         uint32_t slot = sd.LastSlot(ids[j]);
         if (slot == kNever) break;
-        if (prev_slot != kNever && slot + 1 == prev_slot) ++d;
-        else if (prev_slot != kNever && slot == prev_slot + 1) --d;
-        else d = sd.Distance(ids[j]);
+        if (prev_slot != kNever && slot + 1 == prev_slot)
+          ++d;
+        else if (prev_slot != kNever && slot == prev_slot + 1)
+          --d;
+        else
+          d = sd.Distance(ids[j]);
         prev_slot = slot;
         running = std::max(running, d);
         int64_t tok = BlockTokens(r, j);
@@ -164,8 +180,10 @@ LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
     if (c.has_split_) {
       for (uint32_t j = 0; j < k; ++j) {
         int32_t& o = owner[ids[j]];
-        if (o == kOwnerNone) o = r.conversation;
-        else if (o != r.conversation) o = kOwnerMany;
+        if (o == kOwnerNone)
+          o = r.conversation;
+        else if (o != r.conversation)
+          o = kOwnerMany;
       }
     }
   }

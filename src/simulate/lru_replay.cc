@@ -57,9 +57,10 @@ HitTokens ReplayLruAt(const Trace& trace, uint64_t capacity_blocks, const Replay
   LruList lru(trace.num_blocks, capacity_blocks);
   std::vector<int32_t> owner(trace.num_conversations > 0 ? trace.num_blocks : 0, -1);
   const size_t first_measured = FirstMeasuredIndex(trace, options.warmup);
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     if (i >= first_measured && !r.replay_only) {
       uint32_t k = 0;
       while (k < r.num_blocks && lru.Contains(ids[k])) {

@@ -94,9 +94,10 @@ ReplayResult ReplayOptimalAt(const Trace& trace, const std::vector<uint32_t>& ne
   PrefixTreeCache cache(trace, capacity_blocks);
   if (hit_blocks) hit_blocks->assign(trace.requests.size(), 0);
 
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     const uint32_t* next = next_use.data() + r.first;
     const bool measured = tally.Begin(i, cache.size());
     // One pass finds the hit (leading cached run) and protects every cached block of the request.

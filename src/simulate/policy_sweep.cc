@@ -58,9 +58,10 @@ uint64_t DistinctBlocksBeforeMeasured(const Trace& trace, const ReplayOptions& o
   // request f are exactly the ids below the largest id seen so far, plus one.
   const size_t f = FirstMeasuredIndex(trace, options.warmup);
   uint64_t distinct = 0;
+  BlockCursor cursor(trace);
   for (size_t i = 0; i < f; ++i) {
     const TraceRequest& r = trace.requests[i];
-    const uint32_t* ids = trace.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     for (uint32_t j = 0; j < r.num_blocks; ++j)
       distinct = std::max<uint64_t>(distinct, ids[j] + 1ull);
   }

@@ -9,7 +9,15 @@
 namespace ltl {
 
 Trace BuildTrace(const std::vector<RequestRecord>& records) {
+  BlockInterner interned;
+  for (const auto& r : records) interned.Add(r.block_ids);
+  return BuildTrace(records, std::move(interned));
+}
+
+Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from) {
   Trace t;
+  BlockInterner interned = std::move(from);  // freed on return
+  interned.ReleaseIdTable();
   std::vector<uint32_t> order(records.size());
   std::iota(order.begin(), order.end(), 0u);
   // Records without a time sort as if they had the time of the previous timed record, which keeps
@@ -23,20 +31,20 @@ Trace BuildTrace(const std::vector<RequestRecord>& records) {
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
 
-  size_t total = 0;
-  for (const auto& r : records) total += r.block_ids.size();
-  t.blocks.reserve(total);
   t.requests.reserve(records.size());
-
-  std::unordered_map<uint64_t, uint32_t> dense;
-  dense.reserve(total / 2 + 16);
+  t.blocks.reserve(interned.flat_accesses());
+  // Dense ids: provisional ids (first appearance in input order) renumbered by first appearance in
+  // replay order, which is what every replay and the fleet routers see.
+  std::vector<uint32_t> dense(interned.distinct_blocks(), kNoParent);
   std::unordered_map<std::string, int32_t> convs;
   std::map<uint32_t, size_t> block_size_votes;
+  std::vector<uint32_t> prov;
+  uint32_t next = 0;
   for (uint32_t idx : order) {
     const RequestRecord& rec = records[idx];
     TraceRequest tr;
-    tr.first = t.blocks.size();
-    tr.num_blocks = static_cast<uint32_t>(rec.block_ids.size());
+    tr.first = t.num_accesses;
+    tr.num_blocks = interned.num_blocks(idx);
     tr.block_size = rec.block_size;
     tr.input_tokens = rec.input_tokens;
     tr.output_tokens = rec.output_tokens;
@@ -48,22 +56,51 @@ Trace BuildTrace(const std::vector<RequestRecord>& records) {
       auto [it, inserted] = convs.emplace(rec.conversation, static_cast<int32_t>(convs.size()));
       tr.conversation = it->second;
     }
+    interned.Materialize(idx, &prov);
     uint32_t prev = kNoParent;
-    for (uint64_t id : rec.block_ids) {
-      auto [it, inserted] = dense.emplace(id, static_cast<uint32_t>(dense.size()));
-      if (inserted) t.parent.push_back(prev);
-      t.blocks.push_back(it->second);
-      prev = it->second;
+    for (uint32_t p : prov) {
+      if (dense[p] == kNoParent) {
+        dense[p] = next++;
+        t.parent.push_back(prev);
+      }
+      prev = dense[p];
     }
+    if (interned.chained(idx)) {
+      tr.last = prev;
+    } else {
+      tr.flat = t.blocks.size();
+      for (uint32_t p : prov) t.blocks.push_back(dense[p]);
+    }
+    t.num_accesses += tr.num_blocks;
     if (!rec.replay_only) ++block_size_votes[rec.block_size];
     t.requests.push_back(tr);
   }
-  t.num_blocks = static_cast<uint32_t>(dense.size());
+  t.num_blocks = next;
+  // The chains in dense numbering. A block reached by a chain walk has its chain predecessor in
+  // the same request, so it is numbered; blocks only in flat requests are never walked.
+  t.chain_parent.assign(t.num_blocks, kNoParent);
+  for (uint32_t p = 0; p < interned.distinct_blocks(); ++p) {
+    if (dense[p] == kNoParent) continue;
+    const uint32_t q = interned.parent(p);
+    if (q != BlockInterner::kNone && dense[q] != kNoParent) t.chain_parent[dense[p]] = dense[q];
+  }
+  t.chain_run.resize(t.num_blocks);
+  for (uint32_t y = 0; y < t.num_blocks; ++y)
+    t.chain_run[y] = y > 0 && t.chain_parent[y] == y - 1 ? t.chain_run[y - 1] : y;
   t.num_conversations = static_cast<uint32_t>(convs.size());
   size_t best = 0;
   for (auto [bs, n] : block_size_votes)
     if (n > best) best = n, t.block_size = bs;
   return t;
+}
+
+const uint32_t* Trace::begin(const TraceRequest& r) const {
+  if (r.flat != kChained) return blocks.data() + r.flat;
+  thread_local std::vector<uint32_t> scratch;
+  if (scratch.size() < r.num_blocks) scratch.resize(r.num_blocks);
+  if (r.num_blocks > 0)
+    WalkChain(chain_parent.data(), chain_run.data(), r.last, r.num_blocks, scratch.data());
+  return scratch.data();
 }
 
 size_t FirstMeasuredIndex(const Trace& t, double warmup) {

@@ -1,6 +1,11 @@
 // Trace: the simulator's input. Requests in replay order (timestamp, ties in file order) with
-// their blocks remapped to dense ids 0..num_blocks-1 in order of first appearance, concatenated in
-// one flat array. Built from RequestRecords by BuildTrace.
+// their blocks remapped to dense ids 0..num_blocks-1 in order of first appearance. Blocks are
+// stored as prefix chains (per block: its predecessor and the start of its run of consecutive ids,
+// 8 bytes per distinct block; per request: its last block), so a trace takes O(distinct blocks +
+// requests) memory however often history is resent; requests whose ids are not a chain keep their
+// dense ids in a flat array. BlockCursor hands a request's ids to a replay. Built from
+// RequestRecords (or from their ids interned while reading, simulate/block_interner.h) by
+// BuildTrace.
 #pragma once
 
 #include <cstdint>
@@ -8,14 +13,17 @@
 #include <vector>
 
 #include "common/request_record.h"
+#include "simulate/block_interner.h"
 
 namespace ltl {
 
 constexpr uint32_t kNoParent = 0xffffffffu;
 constexpr int32_t kNoConversation = -1;
 
+constexpr uint64_t kChained = BlockInterner::kNotFlat;
+
 struct TraceRequest {
-  uint64_t first = 0;        // index of the first block in Trace::blocks
+  uint64_t first = 0;        // index of the request's first block access (running total)
   uint32_t num_blocks = 0;
   uint32_t block_size = 0;
   int64_t input_tokens = 0;
@@ -24,24 +32,59 @@ struct TraceRequest {
   int32_t conversation = kNoConversation;  // dense conversation index
   uint32_t record = 0;       // index into the RequestRecord vector it came from
   bool replay_only = false;  // only touches its blocks (cache pre-population); never measured
+  uint32_t last = kNoParent;  // chained requests: the last block
+  uint64_t flat = kChained;   // else: offset of its blocks in Trace::blocks
 };
 
 struct Trace {
   std::vector<TraceRequest> requests;  // replay order
-  std::vector<uint32_t> blocks;        // dense block ids, per request head first
+  std::vector<uint32_t> blocks;        // dense block ids of the requests stored flat
+  std::vector<uint32_t> chain_parent;  // per dense block: predecessor on its chain, or kNoParent
+  std::vector<uint32_t> chain_run;     // per dense block: first id of its run (see BlockInterner)
+  uint64_t num_accesses = 0;           // block accesses of all requests
   uint32_t num_blocks = 0;             // distinct blocks
   uint32_t num_conversations = 0;
   uint32_t block_size = 0;             // nominal block size (most common among requests)
   uint64_t num_replay_only = 0;        // replay-only entries among `requests` (not real requests)
   std::vector<uint32_t> parent;        // per dense block: its parent block (first seen), or kNoParent
 
-  const uint32_t* begin(const TraceRequest& r) const { return blocks.data() + r.first; }
-  uint64_t total_block_accesses() const { return blocks.size(); }
+  uint64_t total_block_accesses() const { return num_accesses; }
+  // A request's dense ids, head first. Convenience for code outside hot loops: the pointer is
+  // valid until the next begin() on the same thread (a thread-local BlockCursor); replays use
+  // their own BlockCursor.
+  const uint32_t* begin(const TraceRequest& r) const;
+  // Bytes per distinct block of the block storage (chain arrays and parent links).
+  size_t block_bytes() const {
+    return (chain_parent.capacity() + chain_run.capacity() + parent.capacity()) * 4 +
+           blocks.capacity() * 4;
+  }
+};
+
+// A request's dense block ids, head first. The pointer is valid until the next call; one cursor
+// per thread. Walking a chain costs one jump per run of consecutive ids.
+class BlockCursor {
+ public:
+  explicit BlockCursor(const Trace& t) : t_(t) {}
+  const uint32_t* Blocks(const TraceRequest& r) {
+    if (r.flat != kChained) return t_.blocks.data() + r.flat;
+    if (scratch_.size() < r.num_blocks) scratch_.resize(r.num_blocks);
+    if (r.num_blocks > 0)
+      WalkChain(t_.chain_parent.data(), t_.chain_run.data(), r.last, r.num_blocks,
+                scratch_.data());
+    return scratch_.data();
+  }
+
+ private:
+  const Trace& t_;
+  std::vector<uint32_t> scratch_;
 };
 
 // Sorts records by time (stable; records without a time keep file position relative to others),
 // remaps ids densely and conversation keys to indices. Records are not modified.
 Trace BuildTrace(const std::vector<RequestRecord>& records);
+// The same from ids interned while reading (one BlockInterner entry per record, in record order;
+// the records' own block_ids are ignored). Frees the interner as it goes.
+Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& interned);
 
 // Tokens of block j (0-based) of a request: min((j+1)*bs, L) - min(j*bs, L).
 inline int64_t BlockTokens(const TraceRequest& r, uint64_t j) {

@@ -95,10 +95,11 @@ int64_t NaiveFleetHit(const Trace& t, const std::vector<uint32_t>& routes, uint3
   std::vector<Lru> caches(workers);
   int64_t hit = 0;
   size_t first = static_cast<size_t>(static_cast<double>(t.requests.size()) * warmup);
+  BlockCursor cursor(t);
   for (size_t i = 0; i < t.requests.size(); ++i) {
     const TraceRequest& r = t.requests[i];
     Lru& c = caches[routes[i]];
-    const uint32_t* ids = t.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     uint32_t k = 0;
     while (k < r.num_blocks && c.where.count(ids[k])) ++k;
     if (i >= first)
@@ -179,8 +180,9 @@ TEST(Fleet, StaticRoutesFollowTheirKeys) {
   // Requests sharing their first k blocks share a worker.
   StaticRoutes ph = RoutePrefixHash(t, 4, 2);
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> by_prefix;
+  BlockCursor cursor(t);
   for (size_t i = 0; i < ph.worker.size(); ++i) {
-    const uint32_t* ids = t.begin(t.requests[i]);
+    const uint32_t* ids = cursor.Blocks(t.requests[i]);
     auto [it, fresh] = by_prefix.emplace(std::make_pair(ids[0], ids[1]), ph.worker[i]);
     EXPECT_EQ(it->second, ph.worker[i]);
   }
@@ -442,9 +444,10 @@ NaiveOutcome NaiveCacheAware(const Trace& t, bool kv_cost, uint32_t n, uint64_t 
   uint32_t last = n - 1;
   const size_t first = t.requests.size() / 2;
   const int64_t default_out = DefaultOutputTokens(t);
+  BlockCursor cursor(t);
   for (size_t i = 0; i < t.requests.size(); ++i) {
     const TraceRequest& r = t.requests[i];
-    const uint32_t* ids = t.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     std::vector<int64_t> load(n, 0), blocks(n, 0);
     for (const Admitted& a : admitted)
       if (a.finish > r.time_s) ++load[a.worker], blocks[a.worker] += a.blocks;

@@ -106,7 +106,13 @@ TEST(Replay, SplitsHitsAcrossAndWithinConversations) {
 TEST(Replay, DenseIdsAndParents) {
   Trace t = MakeTrace({{0, {100, 200, 300}, -1}, {1, {100, 200, 400}, -1}}, 4);
   EXPECT_EQ(t.num_blocks, 4u);
-  EXPECT_EQ(t.blocks, (std::vector<uint32_t>{0, 1, 2, 0, 1, 3}));
+  BlockCursor cursor(t);
+  const uint32_t* a = cursor.Blocks(t.requests[0]);
+  EXPECT_EQ(std::vector<uint32_t>(a, a + 3), (std::vector<uint32_t>{0, 1, 2}));
+  const uint32_t* b = cursor.Blocks(t.requests[1]);
+  EXPECT_EQ(std::vector<uint32_t>(b, b + 3), (std::vector<uint32_t>{0, 1, 3}));
+  EXPECT_TRUE(t.blocks.empty());  // chained ids: nothing stored per access
+  EXPECT_EQ(t.total_block_accesses(), 6u);
   EXPECT_EQ(t.parent, (std::vector<uint32_t>{kNoParent, 0, 1, 1}));
 }
 
@@ -149,9 +155,10 @@ HitTokens Reference(const Trace& t, size_t cap, const ReplayOptions& o) {
   std::unordered_map<uint32_t, std::set<int32_t>> users;
   HitTokens h;
   size_t first = static_cast<size_t>(t.requests.size() * o.warmup);
+  BlockCursor cursor(t);
   for (size_t i = 0; i < t.requests.size(); ++i) {
     const TraceRequest& r = t.requests[i];
-    const uint32_t* ids = t.begin(r);
+    const uint32_t* ids = cursor.Blocks(r);
     if (i >= first) {
       uint32_t k = 0;
       while (k < r.num_blocks && lru.Has(ids[k])) {

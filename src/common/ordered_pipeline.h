@@ -1,0 +1,122 @@
+// OrderedPipeline: the caller's thread submits batches in input order, worker threads transform
+// them in any order, and the caller consumes the transformed batches strictly in submission order.
+// Output therefore does not depend on the number of threads or on scheduling. At most
+// `max_in_flight` batches exist at once, so memory stays bounded however long the input is.
+// With threads == 0 there are no workers: Submit transforms and consumes inline (same code path).
+// Hand-written: a bounded, order-preserving map over a thread pool is ~80 lines here, and neither
+// the standard library nor the Debian packages we use (no TBB) offer one.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ltl {
+
+template <typename Batch>
+class OrderedPipeline {
+ public:
+  // work(worker, batch) runs on worker thread `worker` (0..threads-1; 0 when inline) and may only
+  // touch the batch and that worker's own state. consume(batch) runs on the submitting thread.
+  OrderedPipeline(size_t threads, std::function<void(size_t, Batch&)> work,
+                  std::function<void(Batch&)> consume, size_t max_in_flight = 0)
+      : work_(std::move(work)),
+        consume_(std::move(consume)),
+        max_in_flight_(max_in_flight ? max_in_flight : 4 * threads + 2) {
+    for (size_t w = 0; w < threads; ++w) workers_.emplace_back([this, w] { WorkerLoop(w); });
+  }
+  OrderedPipeline(const OrderedPipeline&) = delete;
+  OrderedPipeline& operator=(const OrderedPipeline&) = delete;
+  ~OrderedPipeline() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    work_ready_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+
+  void Submit(Batch batch) {
+    if (workers_.empty()) {
+      work_(0, batch);
+      consume_(batch);
+      return;
+    }
+    auto slot = std::make_shared<Slot>();
+    slot->batch = std::move(batch);
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      in_flight_.push_back(slot);
+      jobs_.push_back(slot.get());
+    }
+    work_ready_.notify_one();
+    Drain(/*all=*/false);
+  }
+
+  // Consumes every batch still in flight. Call once, after the last Submit.
+  void Finish() {
+    if (!workers_.empty()) Drain(/*all=*/true);
+  }
+
+ private:
+  struct Slot {
+    Batch batch;
+    bool done = false;
+  };
+
+  void WorkerLoop(size_t w) {
+    for (;;) {
+      Slot* slot;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        work_ready_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;  // stop_ and nothing left
+        slot = jobs_.front();
+        jobs_.pop_front();
+      }
+      work_(w, slot->batch);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        slot->done = true;
+      }
+      done_.notify_all();
+    }
+  }
+
+  // Consumes finished batches at the head, in order. Waits for the head while more than
+  // max_in_flight_ batches are outstanding (or, with all, until none is).
+  void Drain(bool all) {
+    for (;;) {
+      std::shared_ptr<Slot> head;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        if (in_flight_.empty()) return;
+        const bool must_wait = all || in_flight_.size() > max_in_flight_;
+        if (!in_flight_.front()->done) {
+          if (!must_wait) return;
+          done_.wait(lock, [&] { return in_flight_.front()->done; });
+        }
+        head = std::move(in_flight_.front());
+        in_flight_.pop_front();
+      }
+      consume_(head->batch);
+    }
+  }
+
+  std::function<void(size_t, Batch&)> work_;
+  std::function<void(Batch&)> consume_;
+  size_t max_in_flight_;
+  std::mutex mu_;
+  std::condition_variable work_ready_, done_;
+  std::deque<std::shared_ptr<Slot>> in_flight_;  // submission order
+  std::deque<Slot*> jobs_;                       // not yet picked by a worker
+  bool stop_ = false;
+  std::vector<std::thread> workers_;  // last member: started after everything above exists
+};
+
+}  // namespace ltl

@@ -1,0 +1,110 @@
+// BlockInterner (see block_interner.h): the id table, the chain check, materialization.
+#include "simulate/block_interner.h"
+
+#include <algorithm>
+
+namespace ltl {
+namespace {
+
+// splitmix64's finalizer: hashed-trace ids are often small integers, gateway ids already random.
+inline uint64_t Mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return x;
+}
+
+}  // namespace
+
+void BlockInterner::Grow() {
+  const size_t cap = keys_.empty() ? 1024 : keys_.size() * 2;
+  std::vector<uint64_t> keys(cap);
+  std::vector<uint32_t> vals(cap, kNone);
+  const size_t mask = cap - 1;
+  for (size_t s = 0; s < keys_.size(); ++s) {
+    if (vals_[s] == kNone) continue;
+    size_t h = Mix(keys_[s]) & mask;
+    while (vals[h] != kNone) h = (h + 1) & mask;
+    keys[h] = keys_[s];
+    vals[h] = vals_[s];
+  }
+  keys_.swap(keys);
+  vals_.swap(vals);
+  mask_ = mask;
+}
+
+uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
+  if (prev != kNone && prev + 1 < id_of_.size() && id_of_[prev + 1] == id) {
+    *inserted = false;
+    return prev + 1;
+  }
+  if ((parent_.size() + 1) * 4 > keys_.size() * 3) Grow();
+  size_t h = Mix(id) & mask_;
+  for (;;) {
+    const uint32_t v = vals_[h];
+    if (v == kNone) break;
+    if (keys_[h] == id) {
+      *inserted = false;
+      return v;
+    }
+    h = (h + 1) & mask_;
+  }
+  const uint32_t d = static_cast<uint32_t>(parent_.size());
+  keys_[h] = id;
+  vals_[h] = d;
+  id_of_.push_back(id);
+  *inserted = true;
+  return d;
+}
+
+void BlockInterner::Add(const std::vector<uint64_t>& ids) {
+  Entry e;
+  e.n = static_cast<uint32_t>(ids.size());
+  accesses_ += ids.size();
+  scratch_.clear();
+  bool chain = true;
+  uint32_t prev = kNone;
+  for (uint64_t id : ids) {
+    bool inserted;
+    const uint32_t d = Intern(id, prev, &inserted);
+    if (inserted) {
+      parent_.push_back(prev);
+      run_.push_back(prev != kNone && prev + 1 == d ? run_[prev] : d);
+    } else if (!scratch_.empty() && parent_[d] != prev) {
+      chain = false;  // follows another predecessor than before (or repeats within the record)
+    }
+    scratch_.push_back(d);
+    prev = d;
+  }
+  if (chain) {
+    e.last = prev;
+  } else {
+    e.flat = flat_.size();
+    flat_.insert(flat_.end(), scratch_.begin(), scratch_.end());
+  }
+  entries_.push_back(e);
+}
+
+void BlockInterner::ReleaseIdTable() {
+  std::vector<uint64_t>().swap(keys_);
+  std::vector<uint32_t>().swap(vals_);
+  std::vector<uint64_t>().swap(id_of_);
+  std::vector<uint32_t>().swap(scratch_);
+  mask_ = 0;
+}
+
+void BlockInterner::Materialize(size_t r, std::vector<uint32_t>* out) const {
+  const Entry& e = entries_[r];
+  out->resize(e.n);
+  if (e.n == 0) return;
+  if (e.flat != kNotFlat) {
+    std::copy(flat_.begin() + static_cast<std::ptrdiff_t>(e.flat),
+              flat_.begin() + static_cast<std::ptrdiff_t>(e.flat + e.n), out->begin());
+    return;
+  }
+  WalkChain(parent_.data(), run_.data(), e.last, e.n, out->data());
+}
+
+}  // namespace ltl

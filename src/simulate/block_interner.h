@@ -1,0 +1,94 @@
+// BlockInterner: takes each record's 64-bit chained block ids as the record is read (input order)
+// and keeps them in O(distinct blocks + records) memory, so a reader can drop the ids at once.
+//
+// Chained ids name their whole prefix: id_i = PRF(id_{i-1}, chunk_i), so a block always follows the
+// same predecessor. The interner numbers blocks in order of first appearance (provisional ids) and
+// remembers, per block, the predecessor it was first seen after and the start of the run of
+// consecutive ids it belongs to (a block whose predecessor is id - 1 continues its predecessor's
+// run). A record is then just (last block, count): walking predecessors from the last block gives
+// its ids back, one jump per run, and a request that resends a history of t turns has about t runs.
+// A record whose ids break the chain (a block seen after two different predecessors, a repeat
+// inside one request: non-chained hashed traces) keeps its ids explicitly, 4 bytes each.
+//
+// BuildTrace (simulate/trace.h) turns the interned records into a Trace in replay order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace ltl {
+
+class BlockInterner {
+ public:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  static constexpr uint64_t kNotFlat = std::numeric_limits<uint64_t>::max();
+
+  // The next record's ids (one call per record, in the order of the record vector, ids or not).
+  void Add(const std::vector<uint64_t>& ids);
+
+  size_t records() const { return entries_.size(); }
+  uint32_t distinct_blocks() const { return static_cast<uint32_t>(parent_.size()); }
+  uint64_t block_accesses() const { return accesses_; }
+  uint64_t flat_accesses() const { return flat_.size(); }  // accesses of non-chain records
+  // Bytes held now, by part (for the memory figures in docs/PERFORMANCE.md).
+  size_t table_bytes() const {
+    return keys_.capacity() * 8 + vals_.capacity() * 4 + id_of_.capacity() * 8;
+  }
+  size_t chain_bytes() const { return (parent_.capacity() + run_.capacity()) * 4; }
+  size_t record_bytes() const { return entries_.capacity() * sizeof(Entry) + flat_.capacity() * 4; }
+
+  // Frees the 64-bit id table; Add may not be called afterwards (BuildTrace does this first).
+  void ReleaseIdTable();
+
+  // Record r's provisional ids, head first, into *out.
+  void Materialize(size_t r, std::vector<uint32_t>* out) const;
+  uint32_t num_blocks(size_t r) const { return entries_[r].n; }
+  // The provisional predecessor a block was first seen after (kNone for a head).
+  uint32_t parent(uint32_t p) const { return parent_[p]; }
+  bool chained(size_t r) const { return entries_[r].flat == kNotFlat; }
+  uint32_t last(size_t r) const { return entries_[r].last; }
+
+ private:
+  struct Entry {
+    uint32_t last = kNone;     // chained: the record's last block
+    uint32_t n = 0;            // number of blocks
+    uint64_t flat = kNotFlat;  // else: offset of its ids in flat_
+  };
+  uint32_t Intern(uint64_t id, uint32_t prev, bool* inserted);
+  void Grow();
+
+  // Open addressing with linear probing: 12 bytes per slot (keys and values in separate arrays),
+  // at most 3/4 full. Hand-written: std::unordered_map costs ~40 bytes and a cache miss per entry,
+  // and absl::flat_hash_map<uint64_t, uint32_t> pads each slot to 16 bytes plus a control byte.
+  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> vals_;  // kNone = empty slot
+  size_t mask_ = 0;
+  // Per provisional id, its 64-bit id: resent history repeats runs of consecutive provisional ids,
+  // so the block after `prev` is first tried as prev + 1 with one sequential read instead of a
+  // random probe of the table (which costs a cache miss once the table outgrows the cache).
+  std::vector<uint64_t> id_of_;
+  std::vector<uint32_t> parent_, run_;  // per provisional id
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> flat_;
+  std::vector<uint32_t> scratch_;
+  uint64_t accesses_ = 0;
+};
+
+// Walks a chain from `last` back `n` blocks into out[0..n) (head first), given per-block
+// predecessor and run-start arrays (see BlockInterner). Shared by the interner and Trace.
+inline void WalkChain(const uint32_t* parent, const uint32_t* run, uint32_t last, uint32_t n,
+                      uint32_t* out) {
+  uint32_t* end = out + n;
+  uint32_t x = last;
+  while (n > 0) {
+    const uint32_t span = x - run[x] + 1;
+    const uint32_t len = span < n ? span : n;
+    for (uint32_t k = 0; k < len; ++k) *--end = x - k;
+    n -= len;
+    if (n > 0) x = parent[x - len + 1];
+  }
+}
+
+}  // namespace ltl

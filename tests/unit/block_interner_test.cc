@@ -1,0 +1,133 @@
+// BlockInterner and the chain-stored Trace: every request's dense ids come back exactly as a plain
+// remap written here (first appearance in time order, the method BuildTrace used before chains)
+// computes them, for chained ids, non-chained ids (repeats, a block after two predecessors), time
+// order different from file order, and records without ids; chained traces store nothing per
+// access.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+#include <unordered_map>
+
+#include "simulate/block_interner.h"
+#include "simulate/trace.h"
+
+namespace ltl {
+namespace {
+
+RequestRecord Rec(double t, std::vector<uint64_t> ids) {
+  RequestRecord r;
+  r.time_s = t;
+  r.has_time = true;
+  r.block_size = 16;
+  r.input_tokens = static_cast<int64_t>(ids.size()) * 16;
+  r.block_ids = std::move(ids);
+  return r;
+}
+
+// The reference: stable sort by time, dense ids by first appearance, parents first seen.
+struct Reference {
+  std::vector<std::vector<uint32_t>> blocks;  // per request in replay order
+  std::vector<uint32_t> parent;
+};
+Reference Remap(const std::vector<RequestRecord>& recs) {
+  std::vector<size_t> order(recs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return recs[a].time_s < recs[b].time_s; });
+  Reference ref;
+  std::unordered_map<uint64_t, uint32_t> dense;
+  for (size_t i : order) {
+    std::vector<uint32_t> out;
+    uint32_t prev = kNoParent;
+    for (uint64_t id : recs[i].block_ids) {
+      auto [it, ins] = dense.emplace(id, static_cast<uint32_t>(dense.size()));
+      if (ins) ref.parent.push_back(prev);
+      out.push_back(it->second);
+      prev = it->second;
+    }
+    ref.blocks.push_back(out);
+  }
+  return ref;
+}
+
+void ExpectSameAsReference(const std::vector<RequestRecord>& recs) {
+  Reference ref = Remap(recs);
+  Trace t = BuildTrace(recs);
+  ASSERT_EQ(t.requests.size(), ref.blocks.size());
+  EXPECT_EQ(t.parent, ref.parent);
+  BlockCursor cursor(t);
+  uint64_t accesses = 0;
+  for (size_t i = 0; i < t.requests.size(); ++i) {
+    const TraceRequest& r = t.requests[i];
+    ASSERT_EQ(r.num_blocks, ref.blocks[i].size());
+    EXPECT_EQ(r.first, accesses);
+    const uint32_t* ids = cursor.Blocks(r);
+    EXPECT_EQ(std::vector<uint32_t>(ids, ids + r.num_blocks), ref.blocks[i]) << "request " << i;
+    accesses += r.num_blocks;
+  }
+  EXPECT_EQ(t.total_block_accesses(), accesses);
+}
+
+TEST(BlockInterner, ChainedRequestsKeepOnlyTheirLastBlock) {
+  // A conversation resending its history, a second one sharing the system prompt (1, 2).
+  std::vector<RequestRecord> recs = {Rec(0, {1, 2, 3}), Rec(1, {1, 2, 3, 4, 5}), Rec(2, {1, 2, 7}),
+                                     Rec(3, {1, 2, 3, 4, 5, 6}), Rec(4, {})};
+  ExpectSameAsReference(recs);
+  BlockInterner in;
+  for (const auto& r : recs) in.Add(r.block_ids);
+  EXPECT_EQ(in.flat_accesses(), 0u);
+  EXPECT_EQ(in.distinct_blocks(), 7u);
+  EXPECT_EQ(in.block_accesses(), 17u);
+  Trace t = BuildTrace(recs);
+  EXPECT_TRUE(t.blocks.empty());
+  // Dense: 1 2 3 4 5 -> 0..4 (one run), 7 -> 5 (after 2 = id 1), 6 -> 6 (after 5 = id 4).
+  EXPECT_EQ(t.chain_run, (std::vector<uint32_t>{0, 0, 0, 0, 0, 5, 6}));
+}
+
+TEST(BlockInterner, NonChainedIdsAreKeptFlat) {
+  // Block 2 after 1, then after 9 (not a chain); a repeat inside a request; a head that was a
+  // child.
+  std::vector<RequestRecord> recs = {Rec(0, {1, 2, 3}), Rec(1, {9, 2, 3}), Rec(2, {4, 4, 4}),
+                                     Rec(3, {2, 3}), Rec(4, {1, 2, 3, 8})};
+  ExpectSameAsReference(recs);
+  BlockInterner in;
+  for (const auto& r : recs) in.Add(r.block_ids);
+  EXPECT_FALSE(in.chained(1));
+  EXPECT_FALSE(in.chained(2));
+  EXPECT_TRUE(in.chained(3));  // a suffix of a chain is still a walk of 2 from its last block
+  EXPECT_TRUE(in.chained(4));
+  EXPECT_EQ(in.flat_accesses(), 6u);
+}
+
+TEST(BlockInterner, TimeOrderDifferentFromFileOrder) {
+  // File order numbers 10.. first; replay order sees the later-stamped rows first.
+  std::vector<RequestRecord> recs = {Rec(5, {10, 11, 12}), Rec(1, {20, 21}), Rec(3, {10, 11, 13}),
+                                     Rec(1, {20, 21, 22}), Rec(0, {10, 11})};
+  ExpectSameAsReference(recs);
+}
+
+TEST(BlockInterner, RandomMixturesMatchThePlainRemap) {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<RequestRecord> recs;
+    std::vector<std::vector<uint64_t>> convs(5);
+    uint64_t next = 1;
+    for (int i = 0; i < 200; ++i) {
+      auto& c = convs[rng() % convs.size()];
+      if (rng() % 10 == 0) c.clear();
+      int grow = static_cast<int>(rng() % 6);
+      for (int k = 0; k < grow; ++k) c.push_back(next++);
+      std::vector<uint64_t> ids = c;
+      if (rng() % 8 == 0 && !ids.empty()) ids[rng() % ids.size()] = rng() % 50 + 1;  // break chains
+      if (rng() % 8 == 0 && ids.size() > 2) ids.erase(ids.begin());                  // suffixes
+      recs.push_back(Rec(static_cast<double>(rng() % 100), ids));
+    }
+    ExpectSameAsReference(recs);
+  }
+}
+
+}  // namespace
+}  // namespace ltl
