@@ -19,18 +19,15 @@ inline uint64_t Mix(uint64_t x) {
 }  // namespace
 
 void BlockInterner::Grow() {
-  const size_t cap = keys_.empty() ? 1024 : keys_.size() * 2;
-  std::vector<uint64_t> keys(cap);
+  const size_t cap = vals_.empty() ? 1024 : vals_.size() * 2;
   std::vector<uint32_t> vals(cap, kNone);
   const size_t mask = cap - 1;
-  for (size_t s = 0; s < keys_.size(); ++s) {
-    if (vals_[s] == kNone) continue;
-    size_t h = Mix(keys_[s]) & mask;
+  for (uint32_t v : vals_) {
+    if (v == kNone) continue;
+    size_t h = Mix(id_of_[v]) & mask;
     while (vals[h] != kNone) h = (h + 1) & mask;
-    keys[h] = keys_[s];
-    vals[h] = vals_[s];
+    vals[h] = v;
   }
-  keys_.swap(keys);
   vals_.swap(vals);
   mask_ = mask;
 }
@@ -40,19 +37,18 @@ uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
     *inserted = false;
     return prev + 1;
   }
-  if ((parent_.size() + 1) * 4 > keys_.size() * 3) Grow();
+  if ((parent_.size() + 1) * 4 > vals_.size() * 3) Grow();
   size_t h = Mix(id) & mask_;
   for (;;) {
     const uint32_t v = vals_[h];
     if (v == kNone) break;
-    if (keys_[h] == id) {
+    if (id_of_[v] == id) {
       *inserted = false;
       return v;
     }
     h = (h + 1) & mask_;
   }
   const uint32_t d = static_cast<uint32_t>(parent_.size());
-  keys_[h] = id;
   vals_[h] = d;
   id_of_.push_back(id);
   *inserted = true;
@@ -88,7 +84,6 @@ void BlockInterner::Add(const std::vector<uint64_t>& ids) {
 }
 
 void BlockInterner::ReleaseIdTable() {
-  std::vector<uint64_t>().swap(keys_);
   std::vector<uint32_t>().swap(vals_);
   std::vector<uint64_t>().swap(id_of_);
   std::vector<uint32_t>().swap(scratch_);

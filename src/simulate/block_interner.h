@@ -33,9 +33,7 @@ class BlockInterner {
   uint64_t block_accesses() const { return accesses_; }
   uint64_t flat_accesses() const { return flat_.size(); }  // accesses of non-chain records
   // Bytes held now, by part (for the memory figures in docs/PERFORMANCE.md).
-  size_t table_bytes() const {
-    return keys_.capacity() * 8 + vals_.capacity() * 4 + id_of_.capacity() * 8;
-  }
+  size_t table_bytes() const { return vals_.capacity() * 4 + id_of_.capacity() * 8; }
   size_t chain_bytes() const { return (parent_.capacity() + run_.capacity()) * 4; }
   size_t record_bytes() const { return entries_.capacity() * sizeof(Entry) + flat_.capacity() * 4; }
 
@@ -59,13 +57,13 @@ class BlockInterner {
   uint32_t Intern(uint64_t id, uint32_t prev, bool* inserted);
   void Grow();
 
-  // Open addressing with linear probing: 12 bytes per slot (keys and values in separate arrays),
-  // at most 3/4 full. Hand-written: std::unordered_map costs ~40 bytes and a cache miss per entry,
-  // and absl::flat_hash_map<uint64_t, uint32_t> pads each slot to 16 bytes plus a control byte.
-  std::vector<uint64_t> keys_;
-  std::vector<uint32_t> vals_;  // kNone = empty slot
+  // Open addressing with linear probing over provisional ids: 4 bytes per slot, at most 3/4 full;
+  // a slot's key is id_of_[value]. With id_of_ that is 8 + 5.3..10.7 bytes per distinct block.
+  // Hand-written: std::unordered_map costs ~40 bytes and a cache miss per entry, and
+  // absl::flat_hash_map<uint64_t, uint32_t> pads each slot to 16 bytes plus a control byte.
+  std::vector<uint32_t> vals_;  // provisional id, kNone = empty slot
   size_t mask_ = 0;
-  // Per provisional id, its 64-bit id: resent history repeats runs of consecutive provisional ids,
+  // Per provisional id, its 64-bit id (the table's keys). Resent history repeats runs of consecutive provisional ids,
   // so the block after `prev` is first tried as prev + 1 with one sequential read instead of a
   // random probe of the table (which costs a cache miss once the table outgrows the cache).
   std::vector<uint64_t> id_of_;
