@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -17,7 +18,7 @@ std::string Bytes(double b) {
 }
 
 std::string Eta(double s) {
-  const auto t = static_cast<int64_t>(s + 0.5);
+  const int64_t t = std::llround(s);
   if (t < 60) return fmt::format("{} s", t);
   if (t < 3600) return fmt::format("{} min {:02} s", t / 60, t % 60);
   return fmt::format("{} h {:02} min", t / 3600, (t % 3600) / 60);

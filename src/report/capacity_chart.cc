@@ -138,7 +138,8 @@ std::string CapacityChartHtml(const Profile& p) {
   const int octaves = static_cast<int>(std::lround(std::log2(hi / lo)));
   const int step = octaves > 14 ? 2 : 1;
   o += "<g class=\"axis x\">\n";
-  for (double t = lo; t <= hi * 1.0001; t *= std::exp2(step)) {
+  for (int k = 0; k <= octaves; k += step) {
+    const double t = lo * std::exp2(k);
     o += fmt::format("<line class=\"grid v\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>", Num(x(t)),
                      Num(x(t)), Num(f.y0()), Num(f.y1()));
     o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", Num(x(t)),

@@ -33,8 +33,7 @@ std::vector<HistogramBin> Log2Histogram(const std::vector<int64_t>& values) {
   int top = 0;
   while (top < 62 && (int64_t{1} << top) <= mx) ++top;
   bins.push_back({0, 1, 0});
-  for (int b = 0; b < top; ++b)
-    bins.push_back({std::ldexp(1.0, b), std::ldexp(1.0, b + 1), 0});
+  for (int b = 0; b < top; ++b) bins.push_back({std::ldexp(1.0, b), std::ldexp(1.0, b + 1), 0});
   for (int64_t v : values) {
     if (v <= 0) {
       ++bins[0].count;
@@ -113,6 +112,7 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
   }
   d.conversations = per_conv.size();
   std::vector<int64_t> rpc;
+  rpc.reserve(per_conv.size());
   for (auto& [c, n] : per_conv) rpc.push_back(static_cast<int64_t>(n));
   d.requests_per_conversation_hist = Log2Histogram(rpc);
   d.requests_per_conversation = ComputeQuantiles(rpc);

@@ -1,5 +1,5 @@
 // Fleet chart and section of report.html (see fleet_chart.h). An unbounded per-worker size is
-// drawn one axis step right of the largest bounded size, labelled "∞".
+// drawn at 4 × the largest bounded size (two octaves right of it), labelled "∞".
 #include "report/fleet_chart.h"
 
 #include <fmt/format.h>
