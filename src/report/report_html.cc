@@ -229,7 +229,8 @@ std::string Capacity(const Profile& p) {
 
 std::string ModelsCell(const std::map<std::string, uint64_t>& models) {
   std::vector<std::pair<uint64_t, std::string>> v;
-  for (const auto& [m, n] : models) v.push_back({n, m});
+  v.reserve(models.size());
+  for (const auto& [m, n] : models) v.emplace_back(n, m);
   std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });

@@ -91,7 +91,8 @@ std::vector<double> TimeTicks(double total_s, int target) {
       break;
     }
   std::vector<double> ticks;
-  for (double t = 0; t <= total_s + 1e-9; t += step) ticks.push_back(t);
+  for (int64_t i = 0; static_cast<double>(i) * step <= total_s + 1e-9; ++i)
+    ticks.push_back(static_cast<double>(i) * step);
   return ticks;
 }
 

@@ -80,6 +80,7 @@ TEST(FleetChart, OneLinePerPolicyWithAVertexPerSize) {
   const auto series = Between(svg, "class=\"fleet-series\" data-policy=\"", "/>");
   ASSERT_EQ(series.size(), 2u);
   std::vector<std::vector<Vertex>> lines;
+  lines.reserve(series.size() + 1);
   for (const std::string& s : series) lines.push_back(Vertices(Between(s, "points=\"", "\"")[0]));
   const auto pooled = Between(svg, "class=\"fleet-pooled\" points=\"", "\"");
   ASSERT_EQ(pooled.size(), 1u);

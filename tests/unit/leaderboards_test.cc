@@ -62,6 +62,7 @@ int64_t ColdUnboundedHitTokens(std::vector<RequestRecord> recs) {
 // ends with a block of its own. Interleaved in time.
 std::vector<RequestRecord> DisjointTree() {
   std::vector<RequestRecord> recs;
+  recs.reserve(210);
   uint64_t unique = 1'000'000;
   for (int i = 0; i < 180; ++i)
     recs.push_back(Req(Concat({1}, {unique++}), i * 1.0, "small-model"));
