@@ -2,6 +2,7 @@
 // paths are tracked in a fixed table so a signal handler can unlink them without allocating.
 #include "common/atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -32,6 +33,33 @@ void Unregister(const char* p) {
   }
 }
 
+// The pending temporary directory: a fixed buffer, published by an atomic flag, so the handler
+// reads it without allocating.
+char g_pending_dir[4096];
+std::atomic<bool> g_pending_dir_set{false};
+
+// Unlinks the entries of directory `dir` and the directory itself with system calls only
+// (getdents64 over a stack buffer; opendir/readdir may allocate, which a signal handler must not).
+void RemoveFlatDirectory(const char* dir) {
+  int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    alignas(8) char buf[4096];
+    for (;;) {
+      ssize_t n = ::getdents64(fd, buf, sizeof buf);
+      if (n <= 0) break;
+      for (ssize_t off = 0; off < n;) {
+        auto* d = reinterpret_cast<struct dirent64*>(buf + off);
+        off += d->d_reclen;
+        const char* name = d->d_name;
+        if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+        ::unlinkat(fd, name, 0);
+      }
+    }
+    ::close(fd);
+  }
+  ::rmdir(dir);
+}
+
 }  // namespace
 
 void RemovePendingTempFiles() {
@@ -39,6 +67,18 @@ void RemovePendingTempFiles() {
     const char* p = slot.exchange(nullptr);
     if (p) ::unlink(p);  // async-signal-safe
   }
+  if (g_pending_dir_set.exchange(false)) RemoveFlatDirectory(g_pending_dir);
+}
+
+void RegisterPendingTempDir(const std::string& path) {
+  if (path.size() >= sizeof g_pending_dir) return;  // too long to track: best effort
+  g_pending_dir_set.store(false);
+  std::memcpy(g_pending_dir, path.c_str(), path.size() + 1);
+  g_pending_dir_set.store(true);
+}
+
+void UnregisterPendingTempDir() {
+  g_pending_dir_set.store(false);
 }
 
 namespace {

@@ -34,8 +34,15 @@ class AtomicFile {
 // Writes a whole file atomically.
 Status WriteFileAtomically(const std::string& path, std::string_view data);
 
-// Removes every temporary output file still open (called from the SIGINT/SIGTERM handler path).
+// Removes every temporary output file still open, and the pending temporary directory with the
+// files in it (called from the SIGINT/SIGTERM handler path; async-signal-safe).
 void RemovePendingTempFiles();
+
+// A directory output (cache-trace export) is built in a temporary directory and renamed into place.
+// While it exists it is registered here (one at a time), so an interrupt removes it and its files
+// (flat: no subdirectories). Unregister once it has been renamed or removed.
+void RegisterPendingTempDir(const std::string& path);
+void UnregisterPendingTempDir();
 
 // Installs SIGINT, SIGTERM and SIGHUP handlers that remove pending temporary outputs, then let the
 // signal end the process as it would have (exit status 128 + signal number in a shell). Targets

@@ -34,14 +34,17 @@ Status WriteCctraceDirectory(const std::string& dir, const std::vector<CctraceFi
   if (!fs::create_directories(tmp, ec) || ec)
     return Status::IoError(
         fmt::format("{}: cannot create directory: {}", tmp.string(), ec.message()));
+  RegisterPendingTempDir(tmp.string());  // an interrupt from here on removes it
   for (const CctraceFile& f : files) {
     Status st = WriteFileAtomically((tmp / f.name).string(), f.json);
     if (!st.ok()) {
+      UnregisterPendingTempDir();
       fs::remove_all(tmp, ec);
       return st;
     }
   }
   fs::rename(tmp, target, ec);
+  UnregisterPendingTempDir();
   if (ec) {
     std::error_code ignored;
     fs::remove_all(tmp, ignored);

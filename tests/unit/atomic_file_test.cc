@@ -109,5 +109,36 @@ TEST_F(AtomicFileTest, SigintWithTwoPendingOutputs) {
   EXPECT_EQ(Names(), std::vector<std::string>{"report.json"});
 }
 
+TEST_F(AtomicFileTest, SigtermWhileBuildingADirectoryRemovesItAndItsFiles) {
+  // The cache-trace export builds its output directory as a hidden temporary directory: an
+  // interrupt after some files were written must leave neither the directory nor its files.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string tmp = (dir_ / ".traces.tmp-1").string();
+  EXPECT_EXIT(
+      {
+        InstallInterruptCleanup();
+        fs::create_directories(tmp);
+        RegisterPendingTempDir(tmp);
+        for (int i = 0; i < 300; ++i)  // more entries than one getdents64 buffer holds
+          if (!WriteFileAtomically(tmp + "/conversation-" + std::to_string(i) + ".json", "{}").ok())
+            std::_Exit(3);
+        AtomicFile pending;  // and one file still being written inside it
+        if (!pending.Open(tmp + "/last.json").ok()) std::_Exit(4);
+        ::raise(SIGTERM);
+        std::_Exit(5);
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+  EXPECT_EQ(Names(), std::vector<std::string>{"report.json"});
+}
+
+TEST_F(AtomicFileTest, UnregisteredDirectoryIsLeftAlone) {
+  const std::string out = (dir_ / "traces").string();
+  fs::create_directories(out);
+  RegisterPendingTempDir(out);
+  UnregisterPendingTempDir();  // renamed into place: no longer temporary
+  RemovePendingTempFiles();
+  EXPECT_TRUE(fs::is_directory(out));
+}
+
 }  // namespace
 }  // namespace ltl
