@@ -23,30 +23,6 @@ namespace {
 
 constexpr uint32_t kCctraceDefaultBlockSize = 64;
 
-// Replays the bytes read for format detection before the rest of the stream.
-class HeadStream : public InputStream {
- public:
-  HeadStream(std::unique_ptr<InputStream> in, std::string head)
-      : in_(std::move(in)), head_(std::move(head)) {}
-  Result<size_t> Read(char* buf, size_t cap) override {
-    if (pos_ < head_.size()) {
-      size_t n = std::min(cap, head_.size() - pos_);
-      std::memcpy(buf, head_.data() + pos_, n);
-      pos_ += n;
-      return n;
-    }
-    return in_->Read(buf, cap);
-  }
-  uint64_t raw_bytes_read() const override { return in_->raw_bytes_read(); }
-  uint64_t raw_size() const override { return in_->raw_size(); }
-  const char* encoding() const override { return in_->encoding(); }
-
- private:
-  std::unique_ptr<InputStream> in_;
-  std::string head_;
-  size_t pos_ = 0;
-};
-
 }  // namespace
 
 void AddCctraceExportOptions(CLI::App* cmd, CctraceExportArgs* args) {
@@ -103,7 +79,7 @@ int RunExportCctrace(const ExportCommonArgs& a, const CctraceExportArgs& c) {
     }
     f = *detected;
   }
-  HeadStream in(std::move(opened.value()), std::move(head));
+  PeekedStream in(std::move(opened.value()), std::move(head));
 
   SkipCounter skips;
   ReadContext ctx;

@@ -17,6 +17,7 @@
 #include "export/cctrace_json.h"
 #include "read/csv_reader.h"
 #include "read/gateway_row.h"
+#include "read/json_line.h"
 #include "read/session_id.h"
 #include "read/timestamp.h"
 
@@ -87,17 +88,7 @@ bool ServerTimingSeconds(std::string_view header, double* out) {
 }
 
 bool KeyNoCase(object o, std::string_view lower, element* out) {
-  for (auto f : o) {
-    if (f.key.size() != lower.size()) continue;
-    bool eq = true;
-    for (size_t i = 0; i < lower.size() && eq; ++i)
-      eq = std::tolower(static_cast<unsigned char>(f.key[i])) == lower[i];
-    if (eq && !f.value.is_null()) {
-      *out = f.value;
-      return true;
-    }
-  }
-  return false;
+  return DomKeyNoCase(o, lower, out);
 }
 
 // Timing from the row: durations in seconds or milliseconds, or end / first-token times.

@@ -73,26 +73,8 @@ void Write(simdjson::dom::element e, std::string* out) {
     case element_type::STRING:
       AppendAsciiJsonString(e.get_string().value_unsafe(), out);
       break;
-    case element_type::INT64: {
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, e.get_int64().value_unsafe());
-      out->append(buf, r.ptr);
-      break;
-    }
-    case element_type::UINT64: {
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, e.get_uint64().value_unsafe());
-      out->append(buf, r.ptr);
-      break;
-    }
-    case element_type::DOUBLE:
-      AppendPyFloat(e.get_double().value_unsafe(), out);
-      break;
-    case element_type::BOOL:
-      out->append(e.get_bool().value_unsafe() ? "true" : "false");
-      break;
-    case element_type::NULL_VALUE:
-      out->append("null");
+    default:
+      AppendPyJsonScalar(e, out);
       break;
   }
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "common/mix64.h"
+
 namespace ltl {
 namespace {
 
@@ -11,25 +13,15 @@ namespace {
 constexpr uint64_t kExtendTag = 0x6c746c2d65787465ull;  // "ltl-exte"
 constexpr uint64_t kTailTag = 0x6c746c2d7461696cull;    // "ltl-tail"
 
-// The splitmix64 finalizer: a fixed bijection on 64 bits with full avalanche. The inputs are
-// already keyed PRF outputs, so a keyed hash would add nothing here; three lines need no library.
-uint64_t Mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
-
 }  // namespace
 
 uint64_t ExtendedBlockId(uint64_t previous_id) {
-  return Mix64(previous_id ^ kExtendTag) & kMaxBlockId;
+  return SplitMix64Finalizer(previous_id ^ kExtendTag) & kMaxBlockId;
 }
 
 uint64_t TailBlockId(uint64_t chained_id, uint32_t tail_tokens) {
-  return Mix64(Mix64(chained_id ^ kTailTag) + tail_tokens) & kMaxBlockId;
+  return SplitMix64Finalizer(SplitMix64Finalizer(chained_id ^ kTailTag) + tail_tokens) &
+         kMaxBlockId;
 }
 
 void ConformBlockIds(const RequestRecord& r, uint32_t block_size, std::vector<uint64_t>* out,

@@ -49,20 +49,8 @@ bool Key(object o, std::string_view key, element* out) {
   return !o.at_key(key).get(*out) && !out->is_null();
 }
 
-// Case-insensitive key lookup (for --ts-column and header-like names).
 bool KeyNoCase(object o, std::string_view lower, element* out) {
-  if (Key(o, lower, out)) return true;
-  for (auto f : o) {
-    if (f.key.size() != lower.size()) continue;
-    bool eq = true;
-    for (size_t i = 0; i < lower.size() && eq; ++i)
-      eq = std::tolower(static_cast<unsigned char>(f.key[i])) == lower[i];
-    if (eq && !f.value.is_null()) {
-      *out = f.value;
-      return true;
-    }
-  }
-  return false;
+  return DomKeyNoCase(o, lower, out);
 }
 
 struct Usage {

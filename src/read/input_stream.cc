@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -216,6 +217,17 @@ Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
   if (got >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd)
     return std::unique_ptr<InputStream>(new ZstdStream(std::move(pre)));
   return std::unique_ptr<InputStream>(new PlainStream(std::move(pre)));
+}
+
+Result<size_t> PeekedStream::Read(char* buf, size_t cap) {
+  if (progress_) progress_(in_->raw_bytes_read(), in_->raw_size());
+  if (pos_ < head_.size()) {
+    size_t n = std::min(cap, head_.size() - pos_);
+    std::memcpy(buf, head_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+  return in_->Read(buf, cap);
 }
 
 bool RefillWindow(InputStream* in, std::string* buf, size_t* begin, size_t* end, bool* eof,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -29,6 +30,26 @@ class InputStream {
 // Opens `path` ("-" = stdin). Fails with a one-line message naming the file when it is missing,
 // unreadable or a directory.
 Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path);
+
+// An InputStream that first replays `head` (bytes already read from `in` to detect the format),
+// then continues with `in`. `progress`, when set, is called before every read with (raw bytes read,
+// raw size) of the underlying file.
+class PeekedStream : public InputStream {
+ public:
+  PeekedStream(std::unique_ptr<InputStream> in, std::string head,
+               std::function<void(uint64_t, uint64_t)> progress = nullptr)
+      : in_(std::move(in)), head_(std::move(head)), progress_(std::move(progress)) {}
+  Result<size_t> Read(char* buf, size_t cap) override;
+  uint64_t raw_bytes_read() const override { return in_->raw_bytes_read(); }
+  uint64_t raw_size() const override { return in_->raw_size(); }
+  const char* encoding() const override { return in_->encoding(); }
+
+ private:
+  std::unique_ptr<InputStream> in_;
+  std::string head_;
+  size_t pos_ = 0;
+  std::function<void(uint64_t, uint64_t)> progress_;
+};
 
 // The refill step of a sliding read window buf[begin, end) shared by LineReader and CsvReader:
 // moves the unconsumed bytes to the front, doubles the buffer when it is full, and appends one

@@ -1,6 +1,7 @@
 // JsonLineParser and typed field readers (see json_line.h).
 #include "read/json_line.h"
 
+#include <cctype>
 #include <cmath>
 
 namespace ltl {
@@ -70,6 +71,21 @@ bool ReadCount(simdjson::ondemand::value v, int64_t* out) {
   if (v.get_double().get(d) || !(d >= 0) || d > 9.2e18 || d != std::floor(d)) return false;
   *out = static_cast<int64_t>(d);
   return true;
+}
+
+bool DomKeyNoCase(simdjson::dom::object o, std::string_view lower, simdjson::dom::element* out) {
+  if (!o.at_key(lower).get(*out) && !out->is_null()) return true;
+  for (auto f : o) {
+    if (f.key.size() != lower.size()) continue;
+    bool eq = true;
+    for (size_t i = 0; i < lower.size() && eq; ++i)
+      eq = std::tolower(static_cast<unsigned char>(f.key[i])) == lower[i];
+    if (eq && !f.value.is_null()) {
+      *out = f.value;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool ReadDomCount(simdjson::dom::element e, int64_t* out) {

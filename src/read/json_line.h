@@ -32,6 +32,10 @@ bool ReadCount(simdjson::ondemand::value v, int64_t* out);
 // The same for a DOM element, except that an integral float (`12.0`, `1e3`) below 9e18 is accepted
 // too: the cache-trace and usage fields come from writers that sometimes emit floats.
 bool ReadDomCount(simdjson::dom::element e, int64_t* out);
+// Case-insensitive key lookup in a DOM object for a key given in lower case (header-like names,
+// --ts-column): an exact match wins, else the first key equal ignoring ASCII case. Null values
+// count as absent.
+bool DomKeyNoCase(simdjson::dom::object o, std::string_view lower, simdjson::dom::element* out);
 // Reads a number (integer or float) as double.
 bool ReadNumber(simdjson::ondemand::value v, double* out);
 // Reads an array of non-negative 64-bit integers. On failure *reason says which kind of bad value.

@@ -13,39 +13,12 @@
 #include "read/gateway_readers.h"
 #include "read/input_stream.h"
 #include "read/trace_readers.h"
-#include "simulate/block_interner.h"
 #include "render/layout.h"
+#include "simulate/block_interner.h"
 #include "tokenize/tokenizer.h"
 
 namespace ltl {
 namespace {
-
-// Replays bytes read for format detection before the rest of the stream.
-class PeekedStream : public InputStream {
- public:
-  PeekedStream(std::unique_ptr<InputStream> in, std::string head,
-               std::function<void(uint64_t, uint64_t)> progress = nullptr)
-      : in_(std::move(in)), head_(std::move(head)), progress_(std::move(progress)) {}
-  Result<size_t> Read(char* buf, size_t cap) override {
-    if (progress_) progress_(in_->raw_bytes_read(), in_->raw_size());
-    if (pos_ < head_.size()) {
-      size_t n = std::min(cap, head_.size() - pos_);
-      std::memcpy(buf, head_.data() + pos_, n);
-      pos_ += n;
-      return n;
-    }
-    return in_->Read(buf, cap);
-  }
-  uint64_t raw_bytes_read() const override { return in_->raw_bytes_read(); }
-  uint64_t raw_size() const override { return in_->raw_size(); }
-  const char* encoding() const override { return in_->encoding(); }
-
- private:
-  std::unique_ptr<InputStream> in_;
-  std::string head_;
-  size_t pos_ = 0;
-  std::function<void(uint64_t, uint64_t)> progress_;
-};
 
 constexpr size_t kPeekBytes = 1 << 16;
 
@@ -73,8 +46,9 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
   for (char c : ctx->gateway.ts_column)
     config.ts_column.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   GatewayReadStats stats;
-  Status st = format == InputFormat::kCsv ? ReadGatewayCsv(in, ctx, config, &out->records, &stats)
-                                          : ReadGatewayJsonl(in, ctx, config, &out->records, &stats);
+  Status st = format == InputFormat::kCsv
+                  ? ReadGatewayCsv(in, ctx, config, &out->records, &stats)
+                  : ReadGatewayJsonl(in, ctx, config, &out->records, &stats);
   if (!st.ok()) return st;
   out->conformed_ids = stats.conformed_ids;  // fitted on the workers (read/gateway_readers.h)
   out->gateway = true;
@@ -91,8 +65,8 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
   else if (exact == out->records.size())
     out->counting = "exact (logged usage)";
   else
-    out->counting = fmt::format("exact (logged usage) for {} of {} requests, {} for the rest", exact,
-                                out->records.size(), estimate);
+    out->counting = fmt::format("exact (logged usage) for {} of {} requests, {} for the rest",
+                                exact, out->records.size(), estimate);
   return Status::Ok();
 }
 
@@ -104,8 +78,8 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
   if (path != "-" && std::filesystem::is_directory(path, dir_ec)) {
     // Only cache traces come as a directory (one file per conversation).
     if (format != InputFormat::kAuto && format != InputFormat::kCctrace)
-      return Status::InvalidArgument(fmt::format(
-          "{}: is a directory, not a file", path));  // only cctrace reads directories
+      return Status::InvalidArgument(
+          fmt::format("{}: is a directory, not a file", path));  // only cctrace reads directories
     out.format = InputFormat::kCctrace;
     out.encoding = "directory";
     if (ctx->on_format) ctx->on_format(out.format, ctx);
@@ -146,8 +120,12 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
   out.encoding = in.encoding();
   Status st;
   switch (format) {
-    case InputFormat::kMooncake: st = ReadMooncake(&in, ctx, &out.records); break;
-    case InputFormat::kBailian: st = ReadBailian(&in, ctx, &out.records); break;
+    case InputFormat::kMooncake:
+      st = ReadMooncake(&in, ctx, &out.records);
+      break;
+    case InputFormat::kBailian:
+      st = ReadBailian(&in, ctx, &out.records);
+      break;
     case InputFormat::kCctrace: {
       CctraceOptions opts;
       opts.warm_prefix = ctx->cctrace_warm_prefix;
@@ -156,7 +134,9 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
       break;
     }
     case InputFormat::kCsv:
-    case InputFormat::kJsonl: st = ReadGateway(format, &in, ctx, &out); break;
+    case InputFormat::kJsonl:
+      st = ReadGateway(format, &in, ctx, &out);
+      break;
     default:
       return Status::InvalidArgument(
           fmt::format("{}: format '{}' is not readable yet", ctx->name, FormatName(format)));

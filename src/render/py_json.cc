@@ -50,18 +50,28 @@ void Write(simdjson::dom::element e, const PyJsonStyle& style, int depth, std::s
     case element_type::STRING:
       AppendPyJsonString(e.get_string().value_unsafe(), out);
       break;
-    case element_type::INT64: {
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, e.get_int64().value_unsafe());
-      out->append(buf, r.ptr);
+    default:
+      AppendPyJsonScalar(e, out);
       break;
-    }
-    case element_type::UINT64: {
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, e.get_uint64().value_unsafe());
-      out->append(buf, r.ptr);
+  }
+}
+
+}  // namespace
+
+void AppendPyJson(simdjson::dom::element e, const PyJsonStyle& style, std::string* out) {
+  Write(e, style, 0, out);
+}
+
+void AppendPyJsonScalar(simdjson::dom::element e, std::string* out) {
+  using simdjson::dom::element_type;
+  char buf[24];
+  switch (e.type()) {
+    case element_type::INT64:
+      out->append(buf, std::to_chars(buf, buf + sizeof buf, e.get_int64().value_unsafe()).ptr);
       break;
-    }
+    case element_type::UINT64:
+      out->append(buf, std::to_chars(buf, buf + sizeof buf, e.get_uint64().value_unsafe()).ptr);
+      break;
     case element_type::DOUBLE:
       AppendPyFloat(e.get_double().value_unsafe(), out);
       break;
@@ -71,13 +81,9 @@ void Write(simdjson::dom::element e, const PyJsonStyle& style, int depth, std::s
     case element_type::NULL_VALUE:
       out->append("null");
       break;
+    default:  // objects, arrays and strings are the caller's
+      break;
   }
-}
-
-}  // namespace
-
-void AppendPyJson(simdjson::dom::element e, const PyJsonStyle& style, std::string* out) {
-  Write(e, style, 0, out);
 }
 
 void AppendPyJsonString(std::string_view s, std::string* out) {

@@ -19,6 +19,9 @@ void AppendPyJson(simdjson::dom::element e, const PyJsonStyle& style, std::strin
 // A JSON string literal with Python's escapes (ensure_ascii=False): \" \\ \n \r \t \b \f, other
 // control characters as \u00XX; everything else verbatim.
 void AppendPyJsonString(std::string_view s, std::string* out);
+// A number, boolean or null as json.dumps writes it (floats by AppendPyFloat); appends nothing for
+// objects, arrays and strings, which each writer serializes its own way.
+void AppendPyJsonScalar(simdjson::dom::element e, std::string* out);
 // Python's repr() of a float: shortest round-trip digits, fixed notation for exponents -4..15,
 // otherwise d.ddde+XX; integral values end in ".0".
 void AppendPyFloat(double d, std::string* out);

@@ -3,20 +3,9 @@
 
 #include <algorithm>
 
+#include "common/mix64.h"
+
 namespace ltl {
-namespace {
-
-// splitmix64's finalizer: hashed-trace ids are often small integers, gateway ids already random.
-inline uint64_t Mix(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  return x;
-}
-
-}  // namespace
 
 void BlockInterner::Grow() {
   const size_t cap = vals_.empty() ? 1024 : vals_.size() * 2;
@@ -24,7 +13,7 @@ void BlockInterner::Grow() {
   const size_t mask = cap - 1;
   for (uint32_t v : vals_) {
     if (v == kNone) continue;
-    size_t h = Mix(id_of_[v]) & mask;
+    size_t h = SplitMix64Finalizer(id_of_[v]) & mask;
     while (vals[h] != kNone) h = (h + 1) & mask;
     vals[h] = v;
   }
@@ -38,7 +27,7 @@ uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
     return prev + 1;
   }
   if ((parent_.size() + 1) * 4 > vals_.size() * 3) Grow();
-  size_t h = Mix(id) & mask_;
+  size_t h = SplitMix64Finalizer(id) & mask_;
   for (;;) {
     const uint32_t v = vals_[h];
     if (v == kNone) break;

@@ -5,14 +5,13 @@
 
 #include <cstdint>
 
+#include "common/mix64.h"
+
 namespace ltl {
 
-// SplitMix64's finalizer (Steele, Lea, Flood 2014): a bijective 64-bit mixer.
+// One SplitMix64 step (golden-ratio increment, then the finalizer): a bijective 64-bit mixer.
 inline uint64_t Mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+  return SplitMix64Finalizer(x + 0x9e3779b97f4a7c15ull);
 }
 
 // The worker with the highest Mix64(key, worker) weight; ties go to the lower index.
