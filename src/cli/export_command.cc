@@ -1,6 +1,7 @@
 // `llmtrafficlens export`: read any input `profile` reads and write it as an anonymized Mooncake or
 // bailian trace (lengths, times, anonymous chat ids and hash ids only) that replay tools accept, or
-// an Anthropic Messages log as per-conversation cache traces (`--to cctrace`, cli/export_cctrace.h).
+// an Anthropic Messages log as per-conversation cache traces (`--to cctrace`,
+// cli/export_cctrace.h).
 #include <fmt/format.h>
 
 #include <memory>
@@ -8,12 +9,12 @@
 
 #include "cli/commands.h"
 #include "cli/export_cctrace.h"
+#include "cli/tokenizer_options.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
 #include "export/export_trace.h"
 #include "hash/conform_ids.h"
 #include "read/load_input.h"
-#include "tokenize/caching_tokenizer.h"
 
 namespace ltl::cli {
 namespace {
@@ -35,9 +36,8 @@ struct ExportArgs {
   std::string ts_column;                // gateway logs: timestamp column
   std::string template_name = "auto";   // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
-  std::string tokenizer;                // gateway logs: exact tokenizer ("" = approximate)
-  std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base / o200k_base live
-  CctraceExportArgs cctrace;                    // --to cctrace only
+  TokenizerArgs tok;                    // --tokenizer, --data-dir
+  CctraceExportArgs cctrace;            // --to cctrace only
 };
 
 bool IsHashedTrace(InputFormat f) {
@@ -95,17 +95,13 @@ int RunExport(const ExportArgs& a) {
   ctx.gateway.ts_column = a.ts_column;
   ctx.gateway.template_name = a.template_name;
   ctx.gateway.salt_file = a.salt_file;
-  std::unique_ptr<Tokenizer> tokenizer;
-  if (!a.tokenizer.empty()) {
-    auto t = LoadTokenizer(a.tokenizer, a.data_dir);
-    if (!t.ok()) {
-      PrintError("--tokenizer: " + t.status().message());
-      return kExitUnusable;
-    }
-    // Conversations resend their history: reuse the ids of segments seen before (exact).
-    tokenizer = std::make_unique<CachingTokenizer>(std::move(t).value());
-    ctx.gateway.tokenizer = tokenizer.get();
+  auto loaded_tokenizer = LoadCachedTokenizer(a.tok);
+  if (!loaded_tokenizer.ok()) {
+    PrintError(loaded_tokenizer.status().message());
+    return kExitUnusable;
   }
+  std::unique_ptr<Tokenizer> tokenizer = std::move(loaded_tokenizer).value();
+  ctx.gateway.tokenizer = tokenizer.get();
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   // Gateway logs are cut into blocks of the export's size directly; hashed traces are read at
   // their own block size and coarsened afterwards.
@@ -213,8 +209,7 @@ int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
   static constexpr const char* kTraceOnly[] = {"--trace-block-size", "--dense-ids",
                                                "--absolute-time",    "--default-output-length",
                                                "--template",         "--salt-file"};
-  static constexpr const char* kCctraceOnly[] = {"--split-at-gap", "--include-subagents",
-                                                 "--salt"};
+  static constexpr const char* kCctraceOnly[] = {"--split-at-gap", "--include-subagents", "--salt"};
   if (a.target != "cctrace") {
     for (const char* o : kCctraceOnly)
       if (cmd->count(o) > 0) {
@@ -228,7 +223,7 @@ int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
       PrintError(fmt::format("{} does not apply to --to cctrace", o));
       return kExitUnusable;
     }
-  if (!a.tokenizer.empty() && a.tokenizer != "cl100k_base") {
+  if (!a.tok.tokenizer.empty() && a.tok.tokenizer != "cl100k_base") {
     PrintError("--to cctrace: block ids are defined on cl100k_base tokens; drop --tokenizer");
     return kExitUnusable;
   }
@@ -242,7 +237,7 @@ int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
   common.max_field_bytes = a.max_field_bytes;
   common.quiet = a.quiet;
   common.ts_column = a.ts_column;
-  common.data_dir = a.data_dir;
+  common.data_dir = a.tok.data_dir;
   return RunExportCctrace(common, a.cctrace);
 }
 
@@ -287,9 +282,10 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
                   "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
   cmd->add_option("--max-line-bytes", args->max_line_bytes,
                   "Longest input line or CSV record accepted (default 256 MiB)");
-  cmd->add_option("--max-field-bytes", args->max_field_bytes,
-                  "Longest CSV field accepted; a record holding a longer one is skipped and counted "
-                  "(default 64 MiB; suffixes K, M, G are binary)")
+  cmd->add_option(
+         "--max-field-bytes", args->max_field_bytes,
+         "Longest CSV field accepted; a record holding a longer one is skipped and counted "
+         "(default 64 MiB; suffixes K, M, G are binary)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{1}, size_t{1} << 40));
   cmd->add_option("--ts-column", args->ts_column,
@@ -302,18 +298,11 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--salt-file", args->salt_file,
                   "Gateway logs: file holding the secret hash key, created on first use (default "
                   ".ltl-salt in the working directory); the same key gives the same ids");
-  cmd->add_option("--tokenizer", args->tokenizer,
-                  "Gateway logs: count and cut blocks with a real tokenizer: cl100k_base, "
-                  "o200k_base, a .tiktoken file or a Hugging Face tokenizer.json (default: "
-                  "approximate, 4 code points per token)");
-  cmd->add_option("--data-dir", args->data_dir,
-                  "Where cl100k_base / o200k_base are installed (default: the build's data "
-                  "directory, filled by scripts/fetch-vocab.sh)");
+  AddTokenizerOptions(cmd, &args->tok);
   cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stdout");
   AddCctraceExportOptions(cmd, &args->cctrace);
-  cmd->callback([args, cmd, &registry] {
-    registry.Set([args, cmd] { return DispatchExport(*args, cmd); });
-  });
+  cmd->callback(
+      [args, cmd, &registry] { registry.Set([args, cmd] { return DispatchExport(*args, cmd); }); });
 }
 
 }  // namespace ltl::cli

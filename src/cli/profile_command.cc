@@ -9,6 +9,7 @@
 #include "cli/kv_cache_options.h"
 #include "cli/prefix_text_pass.h"
 #include "cli/progress_line.h"
+#include "cli/tokenizer_options.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
 #include "read/load_input.h"
@@ -19,7 +20,6 @@
 #include "report/terminal_summary.h"
 #include "simulate/block_interner.h"
 #include "simulate/trace.h"
-#include "tokenize/caching_tokenizer.h"
 
 namespace ltl::cli {
 namespace {
@@ -37,15 +37,14 @@ struct ProfileArgs {
   size_t max_line_bytes = 256ull << 20;
   size_t max_field_bytes = 64ull << 20;
   bool quiet = false;
-  size_t show_prefix_text = 0;  // --show-prefix-text N (0 = no prompt text in any output)
-  std::string ts_column;             // gateway logs: timestamp column
-  std::string template_name = "auto";  // gateway logs: chat-template layout
+  size_t show_prefix_text = 0;          // --show-prefix-text N (0 = no prompt text in any output)
+  std::string ts_column;                // gateway logs: timestamp column
+  std::string template_name = "auto";   // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
-  std::string tokenizer;                // gateway logs: exact tokenizer ("" = approximate)
-  std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base / o200k_base live
+  TokenizerArgs tok;                    // --tokenizer, --data-dir
   FleetArgs fleet;
-  KvCacheArgs kv;  // eviction policies and KV memory (cli/kv_cache_options.h)
-  bool warm_prefix = false;             // cache traces: pre-populate tools+system blocks
+  KvCacheArgs kv;            // eviction policies and KV memory (cli/kv_cache_options.h)
+  bool warm_prefix = false;  // cache traces: pre-populate tools+system blocks
 };
 
 int RunProfile(const ProfileArgs& a) {
@@ -97,17 +96,13 @@ int RunProfile(const ProfileArgs& a) {
   ctx.gateway.template_name = a.template_name;
   ctx.gateway.salt_file = a.salt_file;
   ctx.cctrace_warm_prefix = a.warm_prefix;
-  std::unique_ptr<Tokenizer> tokenizer;
-  if (!a.tokenizer.empty()) {
-    auto t = LoadTokenizer(a.tokenizer, a.data_dir);
-    if (!t.ok()) {
-      PrintError("--tokenizer: " + t.status().message());
-      return kExitUnusable;
-    }
-    // Conversations resend their history: reuse the ids of segments seen before (exact).
-    tokenizer = std::make_unique<CachingTokenizer>(std::move(t).value());
-    ctx.gateway.tokenizer = tokenizer.get();
+  auto loaded_tokenizer = LoadCachedTokenizer(a.tok);
+  if (!loaded_tokenizer.ok()) {
+    PrintError(loaded_tokenizer.status().message());
+    return kExitUnusable;
   }
+  std::unique_ptr<Tokenizer> tokenizer = std::move(loaded_tokenizer).value();
+  ctx.gateway.tokenizer = tokenizer.get();
   ctx.threads = a.kv.threads;  // 0 = all cores
   BlockInterner interner;      // block ids leave the records as they are read
   ctx.interner = &interner;
@@ -212,8 +207,8 @@ int RunProfile(const ProfileArgs& a) {
 
 void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   auto args = std::make_shared<ProfileArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "profile", "Measure prefix-cache reuse of a gateway log or hashed trace");
+  CLI::App* cmd =
+      app.add_subcommand("profile", "Measure prefix-cache reuse of a gateway log or hashed trace");
   cmd->add_option("FILE", args->input,
                   "Input file (plain, .gz or .zst), - for stdin, or a directory of cctrace files")
       ->required();
@@ -242,19 +237,21 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
                   "(default 256 MiB; suffixes K, M, G are binary)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{1}, size_t{1} << 40));
-  cmd->add_option("--max-field-bytes", args->max_field_bytes,
-                  "Longest CSV field accepted; a record holding a longer one is skipped and counted "
-                  "(default 64 MiB)")
+  cmd->add_option(
+         "--max-field-bytes", args->max_field_bytes,
+         "Longest CSV field accepted; a record holding a longer one is skipped and counted "
+         "(default 64 MiB)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{1}, size_t{1} << 40));
-  cmd->add_option("--ts-column", args->ts_column,
-                  "Gateway logs: the column/key holding the request time (default: the first of "
-                  "timestamp, ts, created_at, start_time, startTime, request_created_at, time, ...)");
+  cmd->add_option(
+      "--ts-column", args->ts_column,
+      "Gateway logs: the column/key holding the request time (default: the first of "
+      "timestamp, ts, created_at, start_time, startTime, request_created_at, time, ...)");
   cmd->add_option("--template", args->template_name,
                   "Gateway logs: where the chat template puts the tools: auto (from the model "
                   "name), tools-first, tools-in-system, tools-in-first-user, anthropic")
-      ->check(CLI::IsMember({"auto", "tools-first", "tools-in-system", "tools-in-first-user",
-                             "anthropic"}));
+      ->check(CLI::IsMember(
+          {"auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic"}));
   cmd->add_option("--salt-file", args->salt_file,
                   "Gateway logs: file holding the secret hash key, created on first use (default "
                   ".ltl-salt in the working directory)");
@@ -265,13 +262,7 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--show-prefix-text", args->show_prefix_text,
                   "Gateway logs: add the first N characters of each top prefix to the reports "
                   "(opt-in: prompt text is otherwise never written; reads the log a second time)");
-  cmd->add_option("--tokenizer", args->tokenizer,
-                  "Gateway logs: count and cut blocks with a real tokenizer: cl100k_base, "
-                  "o200k_base, a .tiktoken file or a Hugging Face tokenizer.json (default: "
-                  "approximate, 4 code points per token)");
-  cmd->add_option("--data-dir", args->data_dir,
-                  "Where cl100k_base / o200k_base are installed (default: the build's data "
-                  "directory, filled by scripts/fetch-vocab.sh)");
+  AddTokenizerOptions(cmd, &args->tok);
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);
   AddKvCacheOptions(cmd, &args->kv);
