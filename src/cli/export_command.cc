@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/export_cctrace.h"
+#include "cli/input_options.h"
 #include "cli/tokenizer_options.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
@@ -29,15 +30,10 @@ struct ExportArgs {
   bool dense_ids = false;
   bool absolute_time = false;
   int64_t default_output_length = 256;
-  double max_skip_share = 0.5;
-  size_t max_line_bytes = 256ull << 20;
-  size_t max_field_bytes = 64ull << 20;
+  InputArgs io;  // limits, skip tolerance, gateway settings (cli/input_options.h)
   bool quiet = false;
-  std::string ts_column;                // gateway logs: timestamp column
-  std::string template_name = "auto";   // gateway logs: chat-template layout
-  std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
-  TokenizerArgs tok;                    // --tokenizer, --data-dir
-  CctraceExportArgs cctrace;            // --to cctrace only
+  TokenizerArgs tok;          // --tokenizer, --data-dir
+  CctraceExportArgs cctrace;  // --to cctrace only
 };
 
 bool IsHashedTrace(InputFormat f) {
@@ -89,12 +85,8 @@ int RunExport(const ExportArgs& a) {
   SkipCounter skips;
   ReadContext ctx;
   ctx.name = a.input == "-" ? "<stdin>" : a.input;
-  ctx.limits.max_line_bytes = a.max_line_bytes;
-  ctx.limits.max_field_bytes = a.max_field_bytes;
   ctx.skips = &skips;
-  ctx.gateway.ts_column = a.ts_column;
-  ctx.gateway.template_name = a.template_name;
-  ctx.gateway.salt_file = a.salt_file;
+  ApplyInputArgs(a.io, &ctx);
   auto loaded_tokenizer = LoadCachedTokenizer(a.tok);
   if (!loaded_tokenizer.ok()) {
     PrintError(loaded_tokenizer.status().message());
@@ -194,9 +186,9 @@ int RunExport(const ExportArgs& a) {
   if (rows == 0) return kExitOk;
   // Rows skipped while reading and records skipped while exporting are both in `skips`.
   double skip_share = static_cast<double>(skips.total()) / static_cast<double>(rows);
-  if (skip_share > a.max_skip_share) {
+  if (skip_share > a.io.max_skip_share) {
     PrintError(fmt::format("{}: {} of {} rows skipped ({}), above --max-skip-share {}", ctx.name,
-                           skips.total(), rows, Percent(skip_share), a.max_skip_share));
+                           skips.total(), rows, Percent(skip_share), a.io.max_skip_share));
     return kExitTooManySkipped;
   }
   return kExitOk;
@@ -232,11 +224,11 @@ int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
   common.output = a.output;
   common.format = a.format;
   common.block_size = a.block_size;
-  common.max_skip_share = a.max_skip_share;
-  common.max_line_bytes = a.max_line_bytes;
-  common.max_field_bytes = a.max_field_bytes;
+  common.max_skip_share = a.io.max_skip_share;
+  common.max_line_bytes = a.io.max_line_bytes;
+  common.max_field_bytes = a.io.max_field_bytes;
   common.quiet = a.quiet;
-  common.ts_column = a.ts_column;
+  common.ts_column = a.io.ts_column;
   common.data_dir = a.tok.data_dir;
   return RunExportCctrace(common, a.cctrace);
 }
@@ -278,26 +270,7 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
                 "times since the first request");
   cmd->add_option("--default-output-length", args->default_output_length,
                   "output_length written when the log does not say (default 256, SGLang's)");
-  cmd->add_option("--max-skip-share", args->max_skip_share,
-                  "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
-  cmd->add_option("--max-line-bytes", args->max_line_bytes,
-                  "Longest input line or CSV record accepted (default 256 MiB)");
-  cmd->add_option(
-         "--max-field-bytes", args->max_field_bytes,
-         "Longest CSV field accepted; a record holding a longer one is skipped and counted "
-         "(default 64 MiB; suffixes K, M, G are binary)")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(size_t{1}, size_t{1} << 40));
-  cmd->add_option("--ts-column", args->ts_column,
-                  "Gateway logs: the column/key holding the request time (default: detected)");
-  cmd->add_option("--template", args->template_name,
-                  "Gateway logs: where the chat template puts the tools: auto (from the model "
-                  "name), tools-first, tools-in-system, tools-in-first-user, anthropic")
-      ->check(CLI::IsMember(
-          {"auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic"}));
-  cmd->add_option("--salt-file", args->salt_file,
-                  "Gateway logs: file holding the secret hash key, created on first use (default "
-                  ".ltl-salt in the working directory); the same key gives the same ids");
+  AddInputOptions(cmd, &args->io, "; the same key gives the same ids");
   AddTokenizerOptions(cmd, &args->tok);
   cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stdout");
   AddCctraceExportOptions(cmd, &args->cctrace);

@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/fleet_args.h"
+#include "cli/input_options.h"
 #include "cli/kv_cache_options.h"
 #include "cli/prefix_text_pass.h"
 #include "cli/progress_line.h"
@@ -33,15 +34,10 @@ struct ProfileArgs {
   std::string evict_order = "tail-first";
   std::string capacity;         // tokens, e.g. 16K,1M
   std::string capacity_blocks;  // blocks
-  double max_skip_share = 0.5;
-  size_t max_line_bytes = 256ull << 20;
-  size_t max_field_bytes = 64ull << 20;
+  InputArgs io;                 // limits, skip tolerance, gateway settings (cli/input_options.h)
   bool quiet = false;
-  size_t show_prefix_text = 0;          // --show-prefix-text N (0 = no prompt text in any output)
-  std::string ts_column;                // gateway logs: timestamp column
-  std::string template_name = "auto";   // gateway logs: chat-template layout
-  std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
-  TokenizerArgs tok;                    // --tokenizer, --data-dir
+  size_t show_prefix_text = 0;  // --show-prefix-text N (0 = no prompt text in any output)
+  TokenizerArgs tok;            // --tokenizer, --data-dir
   FleetArgs fleet;
   KvCacheArgs kv;            // eviction policies and KV memory (cli/kv_cache_options.h)
   bool warm_prefix = false;  // cache traces: pre-populate tools+system blocks
@@ -89,12 +85,8 @@ int RunProfile(const ProfileArgs& a) {
   ReadContext ctx;
   ctx.name = a.input == "-" ? "<stdin>" : a.input;
   ctx.block_size = a.block_size;
-  ctx.limits.max_line_bytes = a.max_line_bytes;
-  ctx.limits.max_field_bytes = a.max_field_bytes;
   ctx.skips = &skips;
-  ctx.gateway.ts_column = a.ts_column;
-  ctx.gateway.template_name = a.template_name;
-  ctx.gateway.salt_file = a.salt_file;
+  ApplyInputArgs(a.io, &ctx);
   ctx.cctrace_warm_prefix = a.warm_prefix;
   auto loaded_tokenizer = LoadCachedTokenizer(a.tok);
   if (!loaded_tokenizer.ok()) {
@@ -195,9 +187,9 @@ int RunProfile(const ProfileArgs& a) {
 
   if (p.rows_read == 0) return kExitOk;
   double skip_share = static_cast<double>(skips.total()) / static_cast<double>(p.rows_read);
-  if (skip_share > a.max_skip_share) {
+  if (skip_share > a.io.max_skip_share) {
     PrintError(fmt::format("{}: {} of {} rows skipped ({}), above --max-skip-share {}", ctx.name,
-                           skips.total(), p.rows_read, Percent(skip_share), a.max_skip_share));
+                           skips.total(), p.rows_read, Percent(skip_share), a.io.max_skip_share));
     return kExitTooManySkipped;
   }
   return kExitOk;
@@ -230,31 +222,7 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
                   "16K,64K,256K,1M,4M,16M)");
   cmd->add_option("--capacity-blocks", args->capacity_blocks,
                   "Cache sizes in blocks, comma-separated");
-  cmd->add_option("--max-skip-share", args->max_skip_share,
-                  "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
-  cmd->add_option("--max-line-bytes", args->max_line_bytes,
-                  "Longest input line or CSV record accepted; longer ones are skipped and counted "
-                  "(default 256 MiB; suffixes K, M, G are binary)")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(size_t{1}, size_t{1} << 40));
-  cmd->add_option(
-         "--max-field-bytes", args->max_field_bytes,
-         "Longest CSV field accepted; a record holding a longer one is skipped and counted "
-         "(default 64 MiB)")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(size_t{1}, size_t{1} << 40));
-  cmd->add_option(
-      "--ts-column", args->ts_column,
-      "Gateway logs: the column/key holding the request time (default: the first of "
-      "timestamp, ts, created_at, start_time, startTime, request_created_at, time, ...)");
-  cmd->add_option("--template", args->template_name,
-                  "Gateway logs: where the chat template puts the tools: auto (from the model "
-                  "name), tools-first, tools-in-system, tools-in-first-user, anthropic")
-      ->check(CLI::IsMember(
-          {"auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic"}));
-  cmd->add_option("--salt-file", args->salt_file,
-                  "Gateway logs: file holding the secret hash key, created on first use (default "
-                  ".ltl-salt in the working directory)");
+  AddInputOptions(cmd, &args->io, "");
   cmd->add_flag("--warm-prefix", args->warm_prefix,
                 "Cache traces: start each conversation and sub-agent with its first "
                 "(tool_tokens + system_tokens) // block_size blocks cached (the shared prefix is "

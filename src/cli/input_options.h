@@ -1,0 +1,29 @@
+// The reading options shared by `profile` and `export`: skip tolerance, line and field limits, and
+// the gateway-log settings (timestamp column, template layout, salt file); and copying them into a
+// ReadContext. One definition so both commands accept the same values with the same meaning.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <string>
+
+#include "read/read_context.h"
+
+namespace ltl::cli {
+
+struct InputArgs {
+  double max_skip_share = 0.5;
+  size_t max_line_bytes = 256ull << 20;
+  size_t max_field_bytes = 64ull << 20;
+  std::string ts_column;                // gateway logs: timestamp column ("" = detected)
+  std::string template_name = "auto";   // gateway logs: chat-template layout
+  std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
+};
+
+// `salt_note` ends the --salt-file help (what the key means for this command).
+void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_note);
+
+// Sets ctx->limits and ctx->gateway from the options.
+void ApplyInputArgs(const InputArgs& args, ReadContext* ctx);
+
+}  // namespace ltl::cli
