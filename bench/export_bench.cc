@@ -20,7 +20,7 @@
 
 #include "common/atomic_file.h"
 #include "export/export_trace.h"
-#include "read/load_input.h"
+#include "ingest/load_input.h"
 
 namespace {
 

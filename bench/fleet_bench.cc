@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "read/load_input.h"
-#include "report/build_profile.h"
+#include "analyze/build_profile.h"
+#include "ingest/load_input.h"
 #include "simulate/fleet_cache_aware.h"
 #include "simulate/fleet_partition.h"
 #include "simulate/fleet_routes.h"

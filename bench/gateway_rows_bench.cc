@@ -11,8 +11,8 @@
 #include <ctime>
 #include <string>
 
+#include "ingest/gateway_row.h"
 #include "read/csv_reader.h"
-#include "read/gateway_row.h"
 #include "read/input_stream.h"
 
 namespace {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "ingest/load_input.h"
 #include "models/kv_models.h"
-#include "read/load_input.h"
 #include "simulate/fifo_replay.h"
 #include "simulate/lru_curve.h"
 #include "simulate/lru_replay.h"

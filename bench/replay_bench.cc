@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "read/load_input.h"
-#include "report/build_profile.h"
+#include "analyze/build_profile.h"
+#include "ingest/load_input.h"
 #include "simulate/lru_curve.h"
 #include "simulate/lru_replay.h"
 #include "simulate/trace.h"

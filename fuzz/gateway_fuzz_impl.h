@@ -7,7 +7,7 @@
 #pragma once
 
 #include "fuzz/fuzz_util.h"
-#include "read/gateway_readers.h"
+#include "ingest/gateway_readers.h"
 
 namespace ltl::fuzz {
 

@@ -15,7 +15,7 @@
 #include "common/units.h"
 #include "export/export_trace.h"
 #include "hash/conform_ids.h"
-#include "read/load_input.h"
+#include "ingest/load_input.h"
 
 namespace ltl::cli {
 namespace {

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "analyze/build_profile.h"
 #include "common/status.h"
 #include "models/kv_models.h"
-#include "report/build_profile.h"
 #include "simulate/fleet_options.h"
 
 namespace ltl::cli {

@@ -6,8 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "analyze/build_kv_cache.h"
 #include "common/status.h"
-#include "report/build_kv_cache.h"
 
 namespace ltl::cli {
 

@@ -4,8 +4,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "read/load_input.h"
-#include "report/prefix_text.h"
+#include "analyze/prefix_text.h"
+#include "ingest/load_input.h"
 
 namespace ltl::cli {
 

@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <string>
 
+#include "analyze/leaderboards.h"
 #include "common/status.h"
 #include "read/input_format.h"
 #include "read/read_context.h"
-#include "report/leaderboards.h"
 
 namespace ltl::cli {
 

@@ -4,6 +4,8 @@
 
 #include <memory>
 
+#include "analyze/build_kv_cache.h"
+#include "analyze/build_profile.h"
 #include "cli/commands.h"
 #include "cli/fleet_args.h"
 #include "cli/input_options.h"
@@ -13,13 +15,11 @@
 #include "cli/tokenizer_options.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
-#include "read/load_input.h"
-#include "report/build_kv_cache.h"
-#include "report/build_profile.h"
+#include "hash/block_interner.h"
+#include "ingest/load_input.h"
 #include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/terminal_summary.h"
-#include "simulate/block_interner.h"
 #include "simulate/trace.h"
 
 namespace ltl::cli {

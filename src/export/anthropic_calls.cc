@@ -15,10 +15,10 @@
 
 #include "export/cctrace_hash.h"
 #include "export/cctrace_json.h"
+#include "ingest/gateway_row.h"
+#include "ingest/session_id.h"
 #include "read/csv_reader.h"
-#include "read/gateway_row.h"
 #include "read/json_line.h"
-#include "read/session_id.h"
 #include "read/timestamp.h"
 
 namespace ltl {

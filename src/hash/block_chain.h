@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "hash/siphash.h"
+#include "common/siphash.h"
 
 namespace ltl {
 

@@ -6,8 +6,8 @@
 
 #include <string>
 
+#include "common/siphash.h"
 #include "common/status.h"
-#include "hash/siphash.h"
 
 namespace ltl {
 

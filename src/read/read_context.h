@@ -13,9 +13,9 @@
 namespace ltl {
 
 struct ReadLimits {
-  size_t max_line_bytes = 256ull << 20;   // longest JSONL line / CSV record accepted
-  size_t max_field_bytes = 64ull << 20;   // longest CSV field accepted (raw bytes)
-  size_t buffer_bytes = 1 << 20;          // initial read buffer; grows up to the limits above
+  size_t max_line_bytes = 256ull << 20;  // longest JSONL line / CSV record accepted
+  size_t max_field_bytes = 64ull << 20;  // longest CSV field accepted (raw bytes)
+  size_t buffer_bytes = 1 << 20;         // initial read buffer; grows up to the limits above
 };
 
 class Tokenizer;
@@ -23,29 +23,29 @@ class BlockInterner;
 
 // Options of the gateway-log readers (CSV, JSONL); ignored by the hashed-trace readers.
 struct GatewayOptions {
-  std::string ts_column;                // --ts-column NAME ("" = detect)
-  std::string template_name = "auto";   // --template
-  std::string salt_file = ".ltl-salt";  // --salt-file
+  std::string ts_column;                 // --ts-column NAME ("" = detect)
+  std::string template_name = "auto";    // --template
+  std::string salt_file = ".ltl-salt";   // --salt-file
   const Tokenizer* tokenizer = nullptr;  // --tokenizer (null = approximate counting)
   // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
   std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
 };
 
 struct ReadContext {
-  std::string name;            // file name as given by the user (for messages)
-  uint32_t block_size = 0;     // --block-size; 0 = the format's default
+  std::string name;                  // file name as given by the user (for messages)
+  uint32_t block_size = 0;           // --block-size; 0 = the format's default
   bool cctrace_warm_prefix = false;  // cctrace: --warm-prefix (see read/cctrace_reader.h)
   ReadLimits limits;
   // Gateway logs: threads that parse, render and hash rows (--threads; 1 = all on the reading
-  // thread; 0 = all cores). Results are the same for every value (read/gateway_readers.h).
+  // thread; 0 = all cores). Results are the same for every value (ingest/gateway_readers.h).
   unsigned threads = 1;
   GatewayOptions gateway;
   // When set, every record's block ids go into this interner (in record order) and are dropped
   // from the record as it is read, so memory grows with distinct blocks, not with the file
-  // (simulate/block_interner.h). Build the trace with BuildTrace(records, std::move(*interner)).
+  // (hash/block_interner.h). Build the trace with BuildTrace(records, std::move(*interner)).
   BlockInterner* interner = nullptr;
   SkipCounter* skips = nullptr;
-  size_t max_warnings = 10;    // warnings printed per run; the rest are only counted
+  size_t max_warnings = 10;  // warnings printed per run; the rest are only counted
   std::function<void(const std::string&)> warn;  // prints one line; null = silent
   // Called by LoadInput once the format is known (detected or given), before any row is read, so a
   // command can pick settings that depend on it (export reads a hashed trace at the trace's own

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "hash/siphash.h"
+#include "common/siphash.h"
 
 namespace ltl::render {
 namespace {

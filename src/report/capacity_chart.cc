@@ -8,10 +8,10 @@
 #include <set>
 #include <vector>
 
+#include "analyze/kv_memory_view.h"
 #include "common/units.h"
 #include "models/kv_models.h"
 #include "report/html_text.h"
-#include "report/kv_memory_view.h"
 #include "report/svg_chart.h"
 
 namespace ltl {

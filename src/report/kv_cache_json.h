@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/profile.h"
+#include "analyze/profile.h"
 
 namespace ltl {
 

@@ -8,13 +8,13 @@
 #include <set>
 #include <vector>
 
+#include "analyze/kv_memory_view.h"
+#include "analyze/main_finding.h"
 #include "common/units.h"
 #include "models/kv_models.h"
 #include "report/capacity_chart.h"
 #include "report/fleet_chart.h"
 #include "report/html_text.h"
-#include "report/kv_memory_view.h"
-#include "report/main_finding.h"
 #include "report/report_css.h"
 #include "report/svg_chart.h"
 

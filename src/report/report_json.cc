@@ -2,6 +2,7 @@
 #include "report/report_json.h"
 
 #include "report/fleet_json.h"
+#include "report/gateway_findings_render.h"
 #include "report/kv_cache_json.h"
 
 namespace ltl {
@@ -9,11 +10,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-double Ratio(int64_t a, int64_t b) { return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+double Ratio(int64_t a, int64_t b) {
+  return b > 0 ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
 Json QuantilesJson(const Quantiles& q) {
-  return Json{{"count", q.count}, {"p50", q.p50}, {"p90", q.p90}, {"p99", q.p99},
-              {"max", q.max},     {"mean", q.mean}};
+  return Json{{"count", q.count}, {"p50", q.p50}, {"p90", q.p90},
+              {"p99", q.p99},     {"max", q.max}, {"mean", q.mean}};
 }
 
 Json HistogramJson(const std::vector<HistogramBin>& bins) {
@@ -23,7 +26,8 @@ Json HistogramJson(const std::vector<HistogramBin>& bins) {
 }
 
 Json HitJson(const HitTokens& h, int64_t measured, bool split) {
-  Json j{{"hit_rate", Ratio(h.hit, measured)}, {"hit_tokens", h.hit}, {"measured_tokens", measured}};
+  Json j{
+      {"hit_rate", Ratio(h.hit, measured)}, {"hit_tokens", h.hit}, {"measured_tokens", measured}};
   if (split) {
     j["across"] = Ratio(h.across, measured);
     j["same_conv"] = Ratio(h.same(), measured);
@@ -34,9 +38,8 @@ Json HitJson(const HitTokens& h, int64_t measured, bool split) {
 }
 
 Json CctraceRatesJson(const CctraceRates& r) {
-  return Json{{"requests", r.requests},     {"blocks", r.blocks},
-              {"hit_blocks", r.hit_blocks}, {"tokens", r.tokens},
-              {"hit_tokens", r.hit_tokens}, {"hit_rate", r.hit_rate()}};
+  return Json{{"requests", r.requests}, {"blocks", r.blocks},         {"hit_blocks", r.hit_blocks},
+              {"tokens", r.tokens},     {"hit_tokens", r.hit_tokens}, {"hit_rate", r.hit_rate()}};
 }
 
 Json CctraceJson(const CctraceSummary& c) {
@@ -47,17 +50,17 @@ Json CctraceJson(const CctraceSummary& c) {
                          {"subagents", cs.subagents},
                          {"parent", CctraceRatesJson(cs.parent)},
                          {"subagent", CctraceRatesJson(cs.subagent)}});
-  return Json{{"files", c.files},
-              {"ignored_files", c.ignored_files},
-              {"subagents", c.subagents},
-              {"warm_prefix", c.warm_prefix},
-              {"warm_blocks", c.warm_blocks},
-              {"usage", Json{{"parent", Json{{"input", c.parent_in}, {"output", c.parent_out}}},
-                             {"subagent",
-                              Json{{"input", c.subagent_in}, {"output", c.subagent_out}}}}},
-              {"reference_replay", Json{{"parent", CctraceRatesJson(c.parent)},
-                                        {"subagent", CctraceRatesJson(c.subagent)}}},
-              {"conversations", convs}};
+  return Json{
+      {"files", c.files},
+      {"ignored_files", c.ignored_files},
+      {"subagents", c.subagents},
+      {"warm_prefix", c.warm_prefix},
+      {"warm_blocks", c.warm_blocks},
+      {"usage", Json{{"parent", Json{{"input", c.parent_in}, {"output", c.parent_out}}},
+                     {"subagent", Json{{"input", c.subagent_in}, {"output", c.subagent_out}}}}},
+      {"reference_replay",
+       Json{{"parent", CctraceRatesJson(c.parent)}, {"subagent", CctraceRatesJson(c.subagent)}}},
+      {"conversations", convs}};
 }
 
 Json PrefixRowJson(const PrefixRow& r) {
@@ -74,8 +77,8 @@ Json PrefixRowJson(const PrefixRow& r) {
          {"last_seen_s", r.last_seen_s},
          {"models", models},
          {"with_session_id", r.with_session_id},
-         {"session_id_share", Ratio(static_cast<int64_t>(r.with_session_id),
-                                    static_cast<int64_t>(r.requests))}};
+         {"session_id_share",
+          Ratio(static_cast<int64_t>(r.with_session_id), static_cast<int64_t>(r.requests))}};
   if (!r.text.empty()) j["text"] = r.text;
   return j;
 }
@@ -95,12 +98,10 @@ Json LeaderboardsJson(const Leaderboards& lb) {
 Json ProfileToJson(const Profile& p) {
   Json j;
   j["tool"] = Json{{"name", "llmtrafficlens"}, {"version", LTL_VERSION}};
-  j["input"] = Json{{"file", p.input_name},
-                    {"format", p.format},
-                    {"encoding", p.encoding},
-                    {"bytes", p.input_bytes},
-                    {"counting", p.counting},
-                    {"tokenizer", p.tokenizer.empty() ? Json() : Json(p.tokenizer)}};
+  j["input"] = Json{
+      {"file", p.input_name},   {"format", p.format},
+      {"encoding", p.encoding}, {"bytes", p.input_bytes},
+      {"counting", p.counting}, {"tokenizer", p.tokenizer.empty() ? Json() : Json(p.tokenizer)}};
   Json skipped = Json::object();
   for (const auto& [reason, e] : p.skipped.by_reason())
     skipped[reason] = Json{{"count", e.count}, {"first_lines", e.lines}};
@@ -112,11 +113,12 @@ Json ProfileToJson(const Profile& p) {
                      {"measured_requests", p.measured_requests},
                      {"distinct_blocks", p.distinct_blocks},
                      {"block_accesses", p.block_accesses}};
-  j["replay"] = Json{{"block_size", p.block_size},
-                     {"warmup", p.warmup},
-                     {"first_measured_request", p.requests - p.measured_requests},
-                     {"evict_order", p.order == EvictOrder::kTailFirst ? "tail-first" : "head-first"},
-                     {"conversations_known", p.has_conversations}};
+  j["replay"] =
+      Json{{"block_size", p.block_size},
+           {"warmup", p.warmup},
+           {"first_measured_request", p.requests - p.measured_requests},
+           {"evict_order", p.order == EvictOrder::kTailFirst ? "tail-first" : "head-first"},
+           {"conversations_known", p.has_conversations}};
   j["ceiling"] = HitJson(p.ceiling, p.measured_tokens, p.has_conversations);
   j["ceiling"]["saturation_blocks"] = p.saturation_blocks;
   j["ceiling"]["saturation_tokens"] = p.saturation_blocks * p.block_size;
@@ -150,24 +152,24 @@ Json ProfileToJson(const Profile& p) {
   for (const auto& [m, n] : d.models) models[m.empty() ? "unknown" : m] = n;
   Json status = Json::object();
   for (const auto& [c, n] : d.status_codes) status[c == 0 ? "unknown" : std::to_string(c)] = n;
-  j["distributions"] = Json{
-      {"input_tokens", QuantilesJson(d.input_tokens)},
-      {"input_tokens_histogram", HistogramJson(d.input_hist)},
-      {"output_tokens", QuantilesJson(d.output_tokens)},
-      {"output_tokens_histogram", HistogramJson(d.output_hist)},
-      {"stream", Json{{"known", d.stream_known},
-                      {"streaming", d.stream_true},
-                      {"share", Ratio(static_cast<int64_t>(d.stream_true),
-                                      static_cast<int64_t>(d.stream_known))}}},
-      {"models", models},
-      {"duration_s", d.duration_s},
-      {"qps", d.qps},
-      {"qps_over_time", Json{{"bin_s", d.qps_bin_s}, {"qps", d.qps_over_time}}},
-      {"inter_arrival_ms", QuantilesJson(d.inter_arrival_ms)},
-      {"status_codes", status},
-      {"conversations", d.conversations},
-      {"requests_per_conversation", QuantilesJson(d.requests_per_conversation)},
-      {"turns", QuantilesJson(d.turns)}};
+  j["distributions"] =
+      Json{{"input_tokens", QuantilesJson(d.input_tokens)},
+           {"input_tokens_histogram", HistogramJson(d.input_hist)},
+           {"output_tokens", QuantilesJson(d.output_tokens)},
+           {"output_tokens_histogram", HistogramJson(d.output_hist)},
+           {"stream", Json{{"known", d.stream_known},
+                           {"streaming", d.stream_true},
+                           {"share", Ratio(static_cast<int64_t>(d.stream_true),
+                                           static_cast<int64_t>(d.stream_known))}}},
+           {"models", models},
+           {"duration_s", d.duration_s},
+           {"qps", d.qps},
+           {"qps_over_time", Json{{"bin_s", d.qps_bin_s}, {"qps", d.qps_over_time}}},
+           {"inter_arrival_ms", QuantilesJson(d.inter_arrival_ms)},
+           {"status_codes", status},
+           {"conversations", d.conversations},
+           {"requests_per_conversation", QuantilesJson(d.requests_per_conversation)},
+           {"turns", QuantilesJson(d.turns)}};
   Json& dj = j["distributions"];
   dj["qps_over_time"]["peak_qps"] = d.qps_peak;
   dj["inter_arrival_ms_histogram"] = HistogramJson(d.inter_arrival_hist);
@@ -175,10 +177,10 @@ Json ProfileToJson(const Profile& p) {
   dj["turns_histogram"] = HistogramJson(d.turns_hist);
   Json fields = Json::object();
   for (const auto& [f, n] : d.session_fields) fields[f] = n;
-  j["session_ids"] = Json{{"requests", d.with_session_id},
-                          {"share", Ratio(static_cast<int64_t>(d.with_session_id),
-                                          static_cast<int64_t>(p.requests))},
-                          {"fields", fields}};
+  j["session_ids"] = Json{
+      {"requests", d.with_session_id},
+      {"share", Ratio(static_cast<int64_t>(d.with_session_id), static_cast<int64_t>(p.requests))},
+      {"fields", fields}};
   j["prefixes"] = LeaderboardsJson(p.leaderboards);
   j["capacity_knee"] = Json{{"found", p.knee.found},
                             {"capacity_blocks", p.knee.capacity_blocks},
@@ -195,7 +197,8 @@ Json ProfileToJson(const Profile& p) {
 }
 
 std::string RenderReportJson(const Profile& p) {
-  return ProfileToJson(p).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return ProfileToJson(p).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+         "\n";
 }
 
 }  // namespace ltl

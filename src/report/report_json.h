@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "report/profile.h"
+#include "analyze/profile.h"
 
 namespace ltl {
 

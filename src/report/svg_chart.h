@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "report/profile.h"
+#include "analyze/profile.h"
 
 namespace ltl::svg {
 

@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
+#include "analyze/prefix_text.h"
 #include "common/units.h"
 #include "report/fleet_summary.h"
-#include "report/gateway_findings.h"
+#include "report/gateway_findings_render.h"
 #include "report/kv_cache_summary.h"
-#include "report/prefix_text.h"
 
 namespace ltl {
 namespace {

@@ -4,7 +4,7 @@
 // 8 bytes per distinct block; per request: its last block), so a trace takes O(distinct blocks +
 // requests) memory however often history is resent; requests whose ids are not a chain keep their
 // dense ids in a flat array. BlockCursor hands a request's ids to a replay. Built from
-// RequestRecords (or from their ids interned while reading, simulate/block_interner.h) by
+// RequestRecords (or from their ids interned while reading, hash/block_interner.h) by
 // BuildTrace.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/request_record.h"
-#include "simulate/block_interner.h"
+#include "hash/block_interner.h"
 
 namespace ltl {
 
@@ -23,15 +23,15 @@ constexpr int32_t kNoConversation = -1;
 constexpr uint64_t kChained = BlockInterner::kNotFlat;
 
 struct TraceRequest {
-  uint64_t first = 0;        // index of the request's first block access (running total)
+  uint64_t first = 0;  // index of the request's first block access (running total)
   uint32_t num_blocks = 0;
   uint32_t block_size = 0;
   int64_t input_tokens = 0;
   int64_t output_tokens = -1;
   double time_s = 0;
   int32_t conversation = kNoConversation;  // dense conversation index
-  uint32_t record = 0;       // index into the RequestRecord vector it came from
-  bool replay_only = false;  // only touches its blocks (cache pre-population); never measured
+  uint32_t record = 0;                     // index into the RequestRecord vector it came from
+  bool replay_only = false;   // only touches its blocks (cache pre-population); never measured
   uint32_t last = kNoParent;  // chained requests: the last block
   uint64_t flat = kChained;   // else: offset of its blocks in Trace::blocks
 };
@@ -44,9 +44,9 @@ struct Trace {
   uint64_t num_accesses = 0;           // block accesses of all requests
   uint32_t num_blocks = 0;             // distinct blocks
   uint32_t num_conversations = 0;
-  uint32_t block_size = 0;             // nominal block size (most common among requests)
-  uint64_t num_replay_only = 0;        // replay-only entries among `requests` (not real requests)
-  std::vector<uint32_t> parent;        // per dense block: its parent block (first seen), or kNoParent
+  uint32_t block_size = 0;       // nominal block size (most common among requests)
+  uint64_t num_replay_only = 0;  // replay-only entries among `requests` (not real requests)
+  std::vector<uint32_t> parent;  // per dense block: its parent block (first seen), or kNoParent
 
   uint64_t total_block_accesses() const { return num_accesses; }
   // A request's dense ids, head first. Convenience for code outside hot loops: the pointer is
@@ -69,8 +69,7 @@ class BlockCursor {
     if (r.flat != kChained) return t_.blocks.data() + r.flat;
     if (scratch_.size() < r.num_blocks) scratch_.resize(r.num_blocks);
     if (r.num_blocks > 0)
-      WalkChain(t_.chain_parent.data(), t_.chain_run.data(), r.last, r.num_blocks,
-                scratch_.data());
+      WalkChain(t_.chain_parent.data(), t_.chain_run.data(), r.last, r.num_blocks, scratch_.data());
     return scratch_.data();
   }
 
@@ -105,7 +104,9 @@ inline size_t FirstMeasured(size_t n, double warmup) {
 }
 
 // Real requests in the trace (replay-only entries excluded).
-inline size_t RealRequests(const Trace& t) { return t.requests.size() - t.num_replay_only; }
+inline size_t RealRequests(const Trace& t) {
+  return t.requests.size() - t.num_replay_only;
+}
 
 // Position in t.requests of the first measured request: the warm-up share counts real requests
 // only (floor(real * warmup) of them fill the cache). Replay-only entries are never measured,

@@ -41,7 +41,7 @@ class ThreadsGiveIdenticalReports(unittest.TestCase):
             rows = list(csv.reader(f))
         header, data = rows[0], rows[1:]
         # Bad rows at several places, so they fall into different batches (a batch closes at 512
-        # rows or 4 MiB of fields, read/gateway_readers.cc).
+        # rows or 4 MiB of fields, ingest/gateway_readers.cc).
         # All with the same reason, so the first five examples must come out in file order.
         bad = {k: "not json" for k in (900, 100, 500, 300, 700, 850, 20)}
         out = [header]

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "hash/block_cutter.h"
 #include "render/render_prompt.h"
-#include "tokenize/block_cutter.h"
 
 namespace ltl {
 namespace {

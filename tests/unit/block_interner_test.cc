@@ -11,7 +11,7 @@
 #include <random>
 #include <unordered_map>
 
-#include "simulate/block_interner.h"
+#include "hash/block_interner.h"
 #include "simulate/trace.h"
 
 namespace ltl {

@@ -1,5 +1,5 @@
 // Tests for the capacity knee: the size past which a doubling of the cache adds < 1 point.
-#include "report/capacity_knee.h"
+#include "analyze/capacity_knee.h"
 
 #include <gtest/gtest.h>
 

@@ -13,7 +13,7 @@
 #include <unordered_map>
 
 #include "common/request_record.h"
-#include "read/load_input.h"
+#include "ingest/load_input.h"
 #include "simulate/fleet_routers.h"
 #include "simulate/fleet_routes.h"
 #include "simulate/fleet_sim.h"

@@ -12,8 +12,8 @@
 #include <map>
 #include <set>
 
-#include "read/load_input.h"
-#include "read/session_id.h"
+#include "ingest/load_input.h"
+#include "ingest/session_id.h"
 #include "test_util.h"
 
 namespace ltl {

@@ -3,9 +3,9 @@
 // within [0, ceiling] and optimal is at least LRU at every default budget. Skips without the data.
 #include <gtest/gtest.h>
 
-#include "read/load_input.h"
-#include "report/build_kv_cache.h"
-#include "report/build_profile.h"
+#include "analyze/build_kv_cache.h"
+#include "analyze/build_profile.h"
+#include "ingest/load_input.h"
 #include "test_util.h"
 
 namespace ltl {

@@ -1,14 +1,14 @@
 // Tests for the prefix tree and the two prefix leaderboards on hand-built block trees: which
 // prefixes are listed, who wins each ranking, and that the documented shares add up. Totals are
 // checked against a set-based cold replay written separately here.
-#include "report/leaderboards.h"
+#include "analyze/leaderboards.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <unordered_set>
 
-#include "report/build_profile.h"
+#include "analyze/build_profile.h"
 #include "report/terminal_summary.h"
 #include "simulate/prefix_tree.h"
 #include "simulate/trace.h"

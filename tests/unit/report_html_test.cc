@@ -6,7 +6,8 @@
 
 #include <algorithm>
 
-#include "report/build_profile.h"
+#include "analyze/build_profile.h"
+#include "common/units.h"
 #include "report/html_text.h"
 #include "simulate/trace.h"
 

@@ -1,6 +1,6 @@
 // SipHash-2-4 against the published test vectors (reference implementation's vectors_sip64: key
 // 00..0f, message 00..n-1) and against OpenSSL's independent EVP_MAC "SIPHASH" on random inputs.
-#include "hash/siphash.h"
+#include "common/siphash.h"
 
 #include <gtest/gtest.h>
 #include <openssl/evp.h>

@@ -7,7 +7,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "read/load_input.h"
+#include "ingest/load_input.h"
 #include "test_util.h"
 
 namespace ltl {
@@ -38,7 +38,8 @@ Loaded Load(const std::string& path, InputFormat f = InputFormat::kAuto, uint32_
 }
 
 TEST(MooncakeReader, ReadsRecordsAndConvertsMilliseconds) {
-  auto path = testing::WriteTemp("ok.jsonl",
+  auto path = testing::WriteTemp(
+      "ok.jsonl",
       "{\"timestamp\": 1500, \"input_length\": 1000, \"output_length\": 7, \"hash_ids\": [5, 6]}\n"
       "\n"
       "{\"timestamp\": 2000, \"input_length\": 512, \"output_length\": 3, \"hash_ids\": [5]}\r\n");
@@ -56,19 +57,20 @@ TEST(MooncakeReader, ReadsRecordsAndConvertsMilliseconds) {
 }
 
 TEST(MooncakeReader, SkipsAndCountsEveryMalformedLine) {
-  auto path = testing::WriteTemp("bad.jsonl",
-      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [1]}\n"             // 1 ok
-      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [1]\n"              // 2 bad JSON
-      "{\"input_length\": 10, \"hash_ids\": [1]}\n"                               // 3 no timestamp
-      "{\"timestamp\": 0, \"hash_ids\": [1]}\n"                                   // 4 no input_length
-      "{\"timestamp\": 0, \"input_length\": 10}\n"                                // 5 no hash_ids
-      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [-1]}\n"            // 6 negative
-      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [1.5]}\n"           // 7 fraction
-      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [\"1\"]}\n"         // 8 string
+  auto path = testing::WriteTemp(
+      "bad.jsonl",
+      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [1]}\n"      // 1 ok
+      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [1]\n"       // 2 bad JSON
+      "{\"input_length\": 10, \"hash_ids\": [1]}\n"                        // 3 no timestamp
+      "{\"timestamp\": 0, \"hash_ids\": [1]}\n"                            // 4 no input_length
+      "{\"timestamp\": 0, \"input_length\": 10}\n"                         // 5 no hash_ids
+      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [-1]}\n"     // 6 negative
+      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [1.5]}\n"    // 7 fraction
+      "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [\"1\"]}\n"  // 8 string
       "{\"timestamp\": 0, \"input_length\": 10, \"hash_ids\": [99999999999999999999999]}\n"  // 9
-      "{\"timestamp\": 0, \"input_length\": 1000, \"hash_ids\": [1]}\n"           // 10 length
-      "{\"timestamp\": 0, \"input_length\": \"10\", \"hash_ids\": [1]}\n"         // 11 string num
-      "[1, 2]\n");                                                                // 12 not object
+      "{\"timestamp\": 0, \"input_length\": 1000, \"hash_ids\": [1]}\n"    // 10 length
+      "{\"timestamp\": 0, \"input_length\": \"10\", \"hash_ids\": [1]}\n"  // 11 string num
+      "[1, 2]\n");                                                         // 12 not object
   Loaded l = Load(path, InputFormat::kMooncake);
   ASSERT_TRUE(l.status.ok());
   EXPECT_EQ(l.records.size(), 1u);
@@ -92,7 +94,8 @@ TEST(MooncakeReader, SkipsAndCountsEveryMalformedLine) {
 }
 
 TEST(MooncakeReader, RecordBlockSizeWinsOverCommandLine) {
-  auto path = testing::WriteTemp("bs.jsonl",
+  auto path = testing::WriteTemp(
+      "bs.jsonl",
       "{\"timestamp\": 0, \"input_length\": 100, \"hash_ids\": [1,2], \"block_size\": 64}\n"
       "{\"timestamp\": 0, \"input_length\": 100, \"hash_ids\": [1,2,3,4]}\n");
   Loaded l = Load(path, InputFormat::kMooncake, 32);
@@ -103,7 +106,8 @@ TEST(MooncakeReader, RecordBlockSizeWinsOverCommandLine) {
 
 TEST(BailianReader, ResolvesConversationsThroughParentChains) {
   // Chat 3's parent (2) appears after it; 2's parent is the root 1. Chat 9 is its own root.
-  auto path = testing::WriteTemp("b.jsonl",
+  auto path = testing::WriteTemp(
+      "b.jsonl",
       "{\"chat_id\": 1, \"parent_chat_id\": -1, \"timestamp\": 0.5, \"input_length\": 20, "
       "\"output_length\": 2, \"type\": \"text\", \"turn\": 1, \"hash_ids\": [1, 2]}\n"
       "{\"chat_id\": 3, \"parent_chat_id\": 2, \"timestamp\": 3.0, \"input_length\": 40, "
@@ -193,8 +197,8 @@ TEST(InputStream, MissingFileAndDirectoryAreOneLineErrors) {
 
 TEST(LineReader, OverlongLinesAreSkippedWithTheirNumber) {
   std::string big(5000, 'x');
-  auto path = testing::WriteTemp("long.jsonl", ManyLines(1) + "{\"a\":\"" + big + "\"}\n" +
-                                                   ManyLines(1));
+  auto path =
+      testing::WriteTemp("long.jsonl", ManyLines(1) + "{\"a\":\"" + big + "\"}\n" + ManyLines(1));
   SkipCounter skips;
   ReadContext ctx;
   ctx.name = path;

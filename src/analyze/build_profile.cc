@@ -1,12 +1,12 @@
 // BuildProfile (see build_profile.h).
-#include "report/build_profile.h"
+#include "analyze/build_profile.h"
 
 #include <algorithm>
 
-#include "report/capacity_knee.h"
-#include "report/distributions.h"
-#include "report/leaderboards.h"
-#include "report/main_finding.h"
+#include "analyze/capacity_knee.h"
+#include "analyze/distributions.h"
+#include "analyze/leaderboards.h"
+#include "analyze/main_finding.h"
 #include "simulate/aiperf_rate.h"
 #include "simulate/fleet_sim.h"
 #include "simulate/lru_curve.h"

@@ -1,5 +1,5 @@
 // Prefix text cutting and terminal escaping (see prefix_text.h).
-#include "report/prefix_text.h"
+#include "analyze/prefix_text.h"
 
 #include <fmt/format.h>
 

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "analyze/capacity_knee.h"
+#include "analyze/cctrace_summary.h"
+#include "analyze/gateway_findings.h"
+#include "analyze/leaderboards.h"
 #include "common/skip_counter.h"
 #include "models/kv_models.h"
-#include "report/capacity_knee.h"
-#include "report/leaderboards.h"
 #include "simulate/fleet_result.h"
-#include "report/cctrace_summary.h"
-#include "report/gateway_findings.h"
 #include "simulate/lru_curve.h"
 #include "simulate/replay_options.h"
 
@@ -35,21 +35,21 @@ struct Distributions {
   Quantiles input_tokens, output_tokens;
   std::vector<HistogramBin> input_hist, output_hist;  // log2-binned
   uint64_t stream_known = 0, stream_true = 0;
-  std::map<std::string, uint64_t> models;             // model name -> requests ("" = unknown)
-  double duration_s = 0;                              // last - first timestamp
-  double qps = 0;                                     // requests / duration
-  double qps_bin_s = 0;                               // width of each QPS-over-time bin
+  std::map<std::string, uint64_t> models;  // model name -> requests ("" = unknown)
+  double duration_s = 0;                   // last - first timestamp
+  double qps = 0;                          // requests / duration
+  double qps_bin_s = 0;                    // width of each QPS-over-time bin
   std::vector<double> qps_over_time;
   Quantiles inter_arrival_ms;
-  std::map<int, uint64_t> status_codes;               // 0 = not recorded
+  std::map<int, uint64_t> status_codes;  // 0 = not recorded
   uint64_t conversations = 0;
   Quantiles requests_per_conversation;
   Quantiles turns;
   // Histograms of the above (log2-binned; inter-arrival in ms).
   std::vector<HistogramBin> inter_arrival_hist, requests_per_conversation_hist, turns_hist;
-  double qps_peak = 0;                                // busiest QPS-over-time bin
-  uint64_t with_session_id = 0;                       // requests carrying a session identifier
-  std::map<std::string, uint64_t> session_fields;     // field that carried it -> requests
+  double qps_peak = 0;                             // busiest QPS-over-time bin
+  uint64_t with_session_id = 0;                    // requests carrying a session identifier
+  std::map<std::string, uint64_t> session_fields;  // field that carried it -> requests
 };
 
 struct CurveRow {
@@ -96,9 +96,9 @@ struct Profile {
   // Results.
   uint64_t measured_requests = 0;
   int64_t measured_tokens = 0;
-  HitTokens ceiling;          // unbounded, steady state
+  HitTokens ceiling;  // unbounded, steady state
   int64_t cold_measured_tokens = 0;
-  HitTokens cold_ceiling;     // unbounded, warm-up 0
+  HitTokens cold_ceiling;  // unbounded, warm-up 0
   double aiperf_cache_hit_rate = 0;
   uint64_t saturation_blocks = 0;  // smallest LRU capacity reaching the ceiling
   std::vector<CurveRow> curve;
@@ -111,11 +111,11 @@ struct Profile {
 
   CctraceSummary cctrace;  // cache traces only (present == false otherwise)
 
-  Leaderboards leaderboards;       // prefix leaderboards (report/leaderboards.h)
-  CapacityKnee knee;               // past it, a doubling buys < 1 point (report/capacity_knee.h)
+  Leaderboards leaderboards;  // prefix leaderboards (analyze/leaderboards.h)
+  CapacityKnee knee;          // past it, a doubling buys < 1 point (analyze/capacity_knee.h)
 
   // Settings shown in the report's "how the numbers were computed" (empty = not applicable).
-  std::string template_layout;     // chat-template layout used to render gateway bodies
+  std::string template_layout;        // chat-template layout used to render gateway bodies
   std::vector<std::string> findings;  // one sentence each, aggregates only (never input text)
 
   double Rate(const HitTokens& h, int64_t measured) const {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "report/profile.h"
+#include "analyze/profile.h"
 
 namespace ltl {
 

@@ -16,7 +16,7 @@
 
 #include "common/request_record.h"
 #include "common/status.h"
-#include "read/gateway_row.h"
+#include "ingest/gateway_row.h"
 #include "read/input_stream.h"
 #include "read/read_context.h"
 

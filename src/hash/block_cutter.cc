@@ -1,7 +1,7 @@
 // The approximate and token-id block cutters (see block_cutter.h). The approximate cutter's hot
 // loop takes 64-byte strides when they are all ASCII (one OR of eight words) and walks bytes only
 // around multi-byte characters.
-#include "tokenize/block_cutter.h"
+#include "hash/block_cutter.h"
 
 #include <cstring>
 

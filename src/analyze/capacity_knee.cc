@@ -1,6 +1,6 @@
 // FindCapacityKnee (see capacity_knee.h): scan a log grid for the last capacity whose doubling
 // still gains at least min_gain; the knee is the next grid point.
-#include "report/capacity_knee.h"
+#include "analyze/capacity_knee.h"
 
 #include <cmath>
 #include <vector>

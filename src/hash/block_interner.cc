@@ -1,5 +1,5 @@
 // BlockInterner (see block_interner.h): the id table, the chain check, materialization.
-#include "simulate/block_interner.h"
+#include "hash/block_interner.h"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // LoadInput: open, peek, detect, dispatch (see load_input.h).
-#include "read/load_input.h"
+#include "ingest/load_input.h"
 
 #include <fmt/format.h>
 
@@ -9,12 +9,12 @@
 #include <filesystem>
 #include <functional>
 
+#include "hash/block_interner.h"
 #include "hash/salt_file.h"
-#include "read/gateway_readers.h"
+#include "ingest/gateway_readers.h"
 #include "read/input_stream.h"
 #include "read/trace_readers.h"
 #include "render/layout.h"
-#include "simulate/block_interner.h"
 #include "tokenize/tokenizer.h"
 
 namespace ltl {
@@ -23,7 +23,7 @@ namespace {
 constexpr size_t kPeekBytes = 1 << 16;
 
 // The hashed-trace readers hand over whole records: their ids are interned after reading (the
-// gateway readers intern while reading, read/gateway_readers.h).
+// gateway readers intern while reading, ingest/gateway_readers.h).
 void InternRest(ReadContext* ctx, std::vector<RequestRecord>* records) {
   if (!ctx->interner) return;
   for (size_t i = ctx->interner->records(); i < records->size(); ++i) {
@@ -50,7 +50,7 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
                   ? ReadGatewayCsv(in, ctx, config, &out->records, &stats)
                   : ReadGatewayJsonl(in, ctx, config, &out->records, &stats);
   if (!st.ok()) return st;
-  out->conformed_ids = stats.conformed_ids;  // fitted on the workers (read/gateway_readers.h)
+  out->conformed_ids = stats.conformed_ids;  // fitted on the workers (ingest/gateway_readers.h)
   out->gateway = true;
   out->filtered_status = stats.filtered_status;
   out->layouts = std::move(stats.layouts);

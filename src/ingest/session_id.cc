@@ -1,5 +1,5 @@
 // Session identifier detection (see session_id.h).
-#include "read/session_id.h"
+#include "ingest/session_id.h"
 
 #include <cctype>
 

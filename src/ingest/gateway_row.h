@@ -15,9 +15,9 @@
 
 #include "common/request_record.h"
 #include "hash/block_chain.h"
-#include "read/session_id.h"
+#include "hash/block_cutter.h"
+#include "ingest/session_id.h"
 #include "render/render_prompt.h"
-#include "tokenize/block_cutter.h"
 
 namespace ltl {
 

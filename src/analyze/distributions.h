@@ -4,8 +4,8 @@
 
 #include <vector>
 
+#include "analyze/profile.h"
 #include "common/request_record.h"
-#include "report/profile.h"
 #include "simulate/trace.h"
 
 namespace ltl {

@@ -1,15 +1,14 @@
 // GatewayFindings: what a raw gateway log shows beyond the hit-rate curve — the share of requests
 // carrying a session identifier (and which fields), tool sets changing mid-conversation, bodies the
 // gateway truncated, and the provider-observed cache hit rate beside the predicted one. Computed
-// from RequestRecords and the Trace; rendered into report.json ("gateway") and the terminal.
+// from RequestRecords and the Trace by the analyze stage; report/gateway_findings_render.h renders
+// it.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "common/request_record.h"
 #include "simulate/trace.h"
@@ -41,15 +40,8 @@ struct GatewayFindings {
 GatewayFindings ComputeGatewayFindings(const std::vector<RequestRecord>& records,
                                        const Trace& trace);
 
-// report.json's "gateway" object (docs/FORMATS.md).
-nlohmann::ordered_json GatewayFindingsJson(const GatewayFindings& f);
-
-// The terminal lines (session identifiers, provider cache, findings); "" when not a gateway log.
-std::string GatewayFindingsText(const GatewayFindings& f);
-
-// Its parts: the session-identifier and provider-cache lines, and the findings as one sentence each
-// (also listed in report.json "findings" and report.html's findings section).
-std::string GatewayFindingsLines(const GatewayFindings& f);
+// The findings as one sentence each (listed in report.json "findings", report.html's findings
+// section and the terminal); rendering lives in report/gateway_findings_render.h.
 std::vector<std::string> GatewayFindingSentences(const GatewayFindings& f);
 
 }  // namespace ltl

@@ -1,6 +1,6 @@
 // BuildLeaderboards (see leaderboards.h): rank the listed nodes of the prefix tree, then one more
 // pass over the trace collects models and session-id counts for the few rows that are shown.
-#include "report/leaderboards.h"
+#include "analyze/leaderboards.h"
 
 #include <algorithm>
 #include <unordered_map>

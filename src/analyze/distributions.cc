@@ -1,5 +1,5 @@
 // Distributions of the replayed requests (see distributions.h).
-#include "report/distributions.h"
+#include "analyze/distributions.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // BuildKvCacheSection (see build_kv_cache.h).
-#include "report/build_kv_cache.h"
+#include "analyze/build_kv_cache.h"
 
 #include <algorithm>
 #include <thread>

@@ -1,6 +1,6 @@
 // SummarizeCctrace (see cctrace_summary.h). Contexts never share ids (the reader namespaces them),
 // so one unbounded cold replay of the whole trace gives every conversation's reference figures.
-#include "report/cctrace_summary.h"
+#include "analyze/cctrace_summary.h"
 
 #include <unordered_map>
 

@@ -1,12 +1,11 @@
 // MainFinding (see main_finding.h).
-#include "report/main_finding.h"
+#include "analyze/main_finding.h"
 
 #include <fmt/format.h>
 
+#include "analyze/kv_memory_view.h"
 #include "common/units.h"
 #include "models/kv_models.h"
-#include "report/html_text.h"
-#include "report/kv_memory_view.h"
 
 namespace ltl {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyze/profile.h"
 #include "common/request_record.h"
-#include "report/profile.h"
 #include "simulate/fleet_options.h"
 #include "simulate/replay_options.h"
 #include "simulate/trace.h"

@@ -1,6 +1,6 @@
 // GatewayRowProcessor (see gateway_row.h): field lookup for CSV rows and JSON lines, usage and
 // status extraction, then render -> cut -> hash for the body.
-#include "read/gateway_row.h"
+#include "ingest/gateway_row.h"
 
 #include <fmt/format.h>
 

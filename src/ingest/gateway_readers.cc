@@ -1,5 +1,5 @@
 // The CSV and JSONL gateway loops and the post-pass over conversations (see gateway_readers.h).
-#include "read/gateway_readers.h"
+#include "ingest/gateway_readers.h"
 
 #include <fmt/format.h>
 
@@ -12,10 +12,10 @@
 #include <unordered_set>
 
 #include "common/ordered_pipeline.h"
+#include "hash/block_interner.h"
 #include "hash/conform_ids.h"
 #include "read/csv_reader.h"
 #include "read/timestamp.h"
-#include "simulate/block_interner.h"
 
 namespace ltl {
 namespace {

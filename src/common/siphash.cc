@@ -1,6 +1,6 @@
 // SipHash-2-4 over a byte string (see siphash.h): 2 compression rounds per 8-byte word, 4
 // finalization rounds, the message length in the top byte of the last word.
-#include "hash/siphash.h"
+#include "common/siphash.h"
 
 #include <cstring>
 

@@ -6,9 +6,9 @@
 #include <optional>
 #include <vector>
 
+#include "analyze/build_profile.h"
+#include "analyze/profile.h"
 #include "models/kv_models.h"
-#include "report/build_profile.h"
-#include "report/profile.h"
 #include "simulate/policy_sweep.h"
 #include "simulate/replay_options.h"
 #include "simulate/trace.h"
