@@ -13,11 +13,13 @@
 
 #include "analyze/build_profile.h"
 #include "ingest/load_input.h"
+#include "simulate/eviction_policy.h"
 #include "simulate/fleet_cache_aware.h"
 #include "simulate/fleet_partition.h"
 #include "simulate/fleet_routes.h"
 #include "simulate/fleet_worker_cache.h"
 #include "simulate/lru_curve.h"
+#include "simulate/routing_policy.h"
 #include "simulate/trace.h"
 
 namespace {
@@ -94,8 +96,9 @@ void Measure(const std::string& name, const ltl::Trace& trace, uint32_t workers)
   std::printf("%s: %.1fM accesses, %zu requests, %u workers, %zu per-worker capacities\n",
               name.c_str(), accesses / 1e6, trace.requests.size(), workers,
               o.capacity_blocks.size());
-  for (ltl::RoutingPolicy p : {ltl::RoutingPolicy::kRoundRobin, ltl::RoutingPolicy::kSession}) {
-    ltl::StaticRoutes routes = ltl::RouteStatically(trace, p, o);
+  for (const ltl::RoutingPolicy* p :
+       {*ltl::FindRoutingPolicy("round-robin"), *ltl::FindRoutingPolicy("session")}) {
+    ltl::StaticRoutes routes = p->AsStatic()->Route(trace, o);
     auto t0 = Clock::now();
     std::vector<ltl::FleetPoint> points = ltl::EvaluateStaticRoutes(trace, routes, replay, o);
     double curves = Seconds(t0, Clock::now());
@@ -110,22 +113,23 @@ void Measure(const std::string& name, const ltl::Trace& trace, uint32_t workers)
     std::printf(
         "  %-12s per-worker curves %7.3f s | %zu fixed-route replays %7.3f s | ratio "
         "%.2fx | %s\n",
-        std::string(ltl::RoutingPolicyName(p)).c_str(), curves, o.capacity_blocks.size(), replays,
-        replays / curves, agree ? "results agree" : "RESULTS DIFFER");
+        std::string(p->name()).c_str(), curves, o.capacity_blocks.size(), replays, replays / curves,
+        agree ? "results agree" : "RESULTS DIFFER");
   }
   const int64_t out = 200;
-  for (ltl::RoutingPolicy p : {ltl::RoutingPolicy::kPrefixAware, ltl::RoutingPolicy::kKvCost}) {
+  for (const ltl::RoutingPolicy* p :
+       {*ltl::FindRoutingPolicy("prefix-aware"), *ltl::FindRoutingPolicy("kv-cost")}) {
     double total = 0;
     for (uint64_t cap : o.capacity_blocks) {
       auto a = Clock::now();
-      ltl::SimulateCacheAware(trace, p, cap, replay, o, out);
+      ltl::SimulateCacheAware(trace, *p->AsCacheAware(), cap, replay, o, out);
       total += Seconds(a, Clock::now());
     }
     double each = total / static_cast<double>(o.capacity_blocks.size());
     std::printf(
         "  %-12s one replay per capacity: %7.3f s each (%.1f M accesses/s), %7.3f s "
         "for all\n",
-        std::string(ltl::RoutingPolicyName(p)).c_str(), each, accesses / each / 1e6, total);
+        std::string(p->name()).c_str(), each, accesses / each / 1e6, total);
   }
 }
 

@@ -17,12 +17,14 @@
 
 #include "ingest/load_input.h"
 #include "models/kv_models.h"
+#include "simulate/eviction_policy.h"
 #include "simulate/fifo_replay.h"
 #include "simulate/lru_curve.h"
 #include "simulate/lru_replay.h"
 #include "simulate/next_use.h"
 #include "simulate/optimal_replay.h"
 #include "simulate/policy_sweep.h"
+#include "simulate/routing_policy.h"
 #include "simulate/trace.h"
 
 namespace {
@@ -164,10 +166,11 @@ int main(int argc, char** argv) {
   // The product path: the whole sweep on the thread pool.
   const double cpu0 = ProcessCpu();
   auto s0 = Clock::now();
-  auto runs = ltl::RunPolicySweep(
-      trace, opts,
-      {ltl::EvictionPolicy::kFifo, ltl::EvictionPolicy::kLru, ltl::EvictionPolicy::kOptimal}, caps,
-      threads);
+  auto runs =
+      ltl::RunPolicySweep(trace, opts,
+                          {*ltl::FindEvictionPolicy("fifo"), *ltl::FindEvictionPolicy("lru"),
+                           *ltl::FindEvictionPolicy("optimal")},
+                          caps, threads);
   const double sweep_cpu = ProcessCpu() - cpu0;
   const double sweep_s = Since(s0);
   const bool agree =

@@ -8,7 +8,7 @@ namespace ltl {
 
 bool WantsKvCacheSection(const KvCacheRequest& request) {
   return request.memory.has_value() ||
-         request.policies != std::vector<EvictionPolicy>{EvictionPolicy::kLru};
+         request.policies != std::vector<const EvictionPolicy*>{&LruEviction()};
 }
 
 void BuildKvCacheSection(const Trace& trace, const ReplayOptions& options,
@@ -43,12 +43,12 @@ void BuildKvCacheSection(const Trace& trace, const ReplayOptions& options,
   s.threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
   std::vector<PolicyRun> runs = RunPolicySweep(trace, options, request.policies, blocks, s.threads);
 
-  for (EvictionPolicy pol : request.policies) s.policies.emplace_back(PolicyName(pol));
+  for (const EvictionPolicy* pol : request.policies) s.policies.emplace_back(pol->name());
   for (size_t i = 0; i < runs.size(); ++i) {
     const PolicyRun& run = runs[i];
     const Capacity& c = caps[i % caps.size()];
     CurveRow row;
-    row.policy = std::string(PolicyName(run.policy));
+    row.policy = std::string(run.policy->name());
     row.capacity_blocks = c.blocks;
     row.capacity_tokens = c.tokens;
     row.capacity_gib = c.gib;

@@ -16,7 +16,7 @@
 namespace ltl {
 
 struct KvCacheRequest {
-  std::vector<EvictionPolicy> policies = {EvictionPolicy::kLru};
+  std::vector<const EvictionPolicy*> policies = {&LruEviction()};
   std::optional<KvMemory> memory;  // set: capacities are `gib` budgets
   std::vector<double> gib;         // budgets in GiB (with memory)
   unsigned threads = 0;            // 0 = hardware concurrency

@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "common/units.h"
+#include "simulate/eviction_policy.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl::cli {
 namespace {
@@ -52,9 +54,12 @@ void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
   need(cmd->add_option("--per-worker-capacity-gib", a->capacity_gib,
                        "Per-worker cache sizes in GiB of KV cache, comma-separated (needs --model, "
                        "--model-config or --kv-bytes-per-token)"));
-  need(cmd->add_option("--routing", a->routing,
-                       "Routing policies: round-robin, random, session, prefix-hash, "
-                       "prefix-aware, kv-cost, or all (default all)"));
+  need(cmd->add_option(
+      "--routing", a->routing,
+      "Routing policies, comma-separated: " + RoutingPolicyNames() + ", or all (default all)"));
+  need(cmd->add_option("--worker-policy", a->worker_policy,
+                       "Eviction policy of every worker's cache: " + EvictionPolicyNames() +
+                           " (default lru; optimal only with cache-oblivious routing)"));
   need(cmd->add_option("--seed", a->seed, "Seed of random routing (default 1)"));
   need(cmd->add_option("--route-prefix-blocks", a->route_prefix_blocks,
                        "Blocks hashed by prefix-hash routing (default: those covering the first "
@@ -99,6 +104,17 @@ Status CheckFleetArgs(const FleetArgs& a, const std::optional<KvMemory>& memory)
   }
   auto routing = ParseRoutingList(a.routing);
   if (!routing.ok()) return Status::InvalidArgument("--routing: " + routing.status().message());
+  auto worker_policy = FindEvictionPolicy(a.worker_policy);
+  if (!worker_policy.ok())
+    return Status::InvalidArgument("--worker-policy: " + worker_policy.status().message());
+  if (!(*worker_policy)->online())
+    for (const RoutingPolicy* r : *routing)
+      if (r->AsCacheAware())
+        return Status::InvalidArgument(fmt::format(
+            "--worker-policy {} needs the future of each worker's requests, which the "
+            "cache-aware routing policy {} decides as it goes: pick cache-oblivious policies "
+            "with --routing, or another --worker-policy",
+            (*worker_policy)->name(), r->name()));
   if (!(a.balance_rel_threshold >= 0) || !std::isfinite(a.balance_rel_threshold))
     return Status::InvalidArgument("--balance-rel-threshold must be a number >= 0");
   if (a.balance_abs_threshold < 0)
@@ -137,6 +153,7 @@ std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& a, uint32_t blo
     }
   }
   o.policies = *ParseRoutingList(a.routing);
+  o.worker_policy = *FindEvictionPolicy(a.worker_policy);
   o.seed = a.seed;
   o.prefix_blocks = a.route_prefix_blocks > 0
                         ? a.route_prefix_blocks

@@ -20,6 +20,7 @@ struct FleetArgs {
   std::string capacity_blocks;  // per-worker blocks
   std::string capacity_gib;     // per-worker GiB of the model's KV cache
   std::string routing = "all";
+  std::string worker_policy = "lru";  // --worker-policy: each worker's eviction policy
   uint64_t seed = 1;
   uint32_t route_prefix_blocks = 0;  // 0 = the blocks covering the first 512 tokens
   double balance_rel_threshold = 1.5;

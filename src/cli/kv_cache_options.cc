@@ -43,7 +43,7 @@ Result<KvCacheRequest> ResolveKvCacheArgs(const KvCacheArgs& a) {
     if (policies.empty()) policies = "fifo,lru,optimal";
   }
   if (!policies.empty()) {
-    auto parsed = ParsePolicyList(policies);
+    auto parsed = ParseEvictionList(policies);
     if (!parsed.ok()) return Status::InvalidArgument("--policies: " + parsed.status().message());
     req.policies = *parsed;
   }

@@ -10,6 +10,7 @@
 #include "common/units.h"
 #include "report/html_text.h"
 #include "report/svg_chart.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
 namespace {
@@ -22,8 +23,8 @@ constexpr const char* kPolicyColours[] = {"#7f8c8d", "#a0a8b4", "#f0a23b",
 constexpr const char* kPooledColour = "#2e7d32";
 constexpr const char* kCeilingColour = "#c0392b";
 
-const char* Colour(RoutingPolicy p) {
-  const auto& all = AllRoutingPolicies();
+const char* Colour(const RoutingPolicy* p) {
+  const auto& all = RoutingPolicies();
   size_t i = static_cast<size_t>(std::find(all.begin(), all.end(), p) - all.begin());
   return kPolicyColours[std::min<size_t>(i, 5)];
 }
@@ -145,7 +146,7 @@ std::string FleetChartSvg(const FleetResult& f, uint32_t block_size) {
   for (const FleetPolicyResult& pr : f.policies) {
     std::vector<double> rates;
     for (const FleetPoint& pt : pr.points) rates.push_back(pt.HitRate());
-    s += polyline("fleet-series", fmt::format(" data-policy=\"{}\"", RoutingPolicyName(pr.policy)),
+    s += polyline("fleet-series", fmt::format(" data-policy=\"{}\"", pr.policy->name()),
                   Colour(pr.policy), "", rates);
   }
   // The pooled bound last, dashed on top: policies often come close to it.
@@ -170,7 +171,7 @@ std::string FleetSectionHtml(const FleetResult& f, uint32_t block_size, double w
   s += "<ul class=\"legend\">";
   for (const FleetPolicyResult& pr : f.policies)
     s += fmt::format("<li><span class=\"swatch\" style=\"height:3px;background:{}\"></span>{}</li>",
-                     Colour(pr.policy), RoutingPolicyName(pr.policy));
+                     Colour(pr.policy), pr.policy->name());
   s += fmt::format(
       "<li><span class=\"swatch\" style=\"height:0;border-top:2px dashed {}\"></span>pooled "
       "({} × size)</li><li><span class=\"swatch line-ceiling\"></span>ceiling</li></ul>\n",
@@ -191,7 +192,7 @@ std::string FleetSectionHtml(const FleetResult& f, uint32_t block_size, double w
         SizeText(o.capacity_blocks[last], block_size, o));
   s += "</tr></thead>\n<tbody>\n";
   for (const FleetPolicyResult& pr : f.policies) {
-    s += fmt::format("<tr><td>{}</td>", RoutingPolicyName(pr.policy));
+    s += fmt::format("<tr><td>{}</td>", pr.policy->name());
     for (const FleetPoint& pt : pr.points)
       s += fmt::format("<td class=\"num\">{}</td>", Percent(pt.HitRate()));
     if (!pr.points.empty())
@@ -217,17 +218,15 @@ std::string FleetSectionHtml(const FleetResult& f, uint32_t block_size, double w
         "worker; 0 is perfectly even. ",
         o.workers, SizeText(o.capacity_blocks[last], block_size, o));
   for (const FleetPolicyResult& pr : f.policies) {
-    if (pr.policy == RoutingPolicy::kSession && pr.fallback_requests > 0)
+    if (!pr.policy->fallback_key().empty() && pr.fallback_requests > 0)
+      s += fmt::format("{}: {} of {} requests carried no {} and were routed round-robin. ",
+                       pr.policy->name(), WithCommas(static_cast<int64_t>(pr.fallback_requests)),
+                       WithCommas(static_cast<int64_t>(f.requests)), pr.policy->fallback_key());
+    if (pr.policy->has_load_guard() && !pr.points.empty())
       s += fmt::format(
-          "session: {} of {} requests carried no session id and were routed "
-          "round-robin. ",
-          WithCommas(static_cast<int64_t>(pr.fallback_requests)),
-          WithCommas(static_cast<int64_t>(f.requests)));
-    if (pr.policy == RoutingPolicy::kPrefixAware && !pr.points.empty())
-      s += fmt::format(
-          "prefix-aware: the load guard (busiest &gt; {} × and &gt; +{} outstanding "
+          "{}: the load guard (busiest &gt; {} × and &gt; +{} outstanding "
           "requests) rerouted {} requests at {}. ",
-          o.balance_rel_threshold, o.balance_abs_threshold,
+          pr.policy->name(), o.balance_rel_threshold, o.balance_abs_threshold,
           WithCommas(static_cast<int64_t>(pr.points[last].guard_triggers)),
           SizeText(o.capacity_blocks[last], block_size, o));
   }

@@ -2,6 +2,9 @@
 // "unbounded": true, since no JSON number stands for infinity.
 #include "report/fleet_json.h"
 
+#include "simulate/eviction_policy.h"
+#include "simulate/routing_policy.h"
+
 namespace ltl {
 namespace {
 
@@ -36,7 +39,8 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
   j["measured_requests"] = f.measured_requests;
   j["measured_tokens"] = f.measured_tokens;
   j["conversations_known"] = f.conversations_known;
-  j["settings"] = Json{{"seed", o.seed},
+  j["settings"] = Json{{"worker_policy", std::string(WorkerPolicyOf(o).name())},
+                       {"seed", o.seed},
                        {"route_prefix_blocks", o.prefix_blocks},
                        {"balance_rel_threshold", o.balance_rel_threshold},
                        {"balance_abs_threshold", o.balance_abs_threshold},
@@ -64,10 +68,9 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
   Json policies = Json::array();
   for (const FleetPolicyResult& pr : f.policies) {
     Json e;
-    e["policy"] = std::string(RoutingPolicyName(pr.policy));
-    e["cache_aware"] = IsCacheAware(pr.policy);
-    if (pr.policy == RoutingPolicy::kSession || pr.policy == RoutingPolicy::kPrefixHash)
-      e["fallback_requests"] = pr.fallback_requests;
+    e["policy"] = std::string(pr.policy->name());
+    e["cache_aware"] = pr.policy->AsCacheAware() != nullptr;
+    if (!pr.policy->fallback_key().empty()) e["fallback_requests"] = pr.fallback_requests;
     Json points = Json::array();
     for (const FleetPoint& pt : pr.points) {
       Json q;
@@ -80,7 +83,7 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
       q["uncached_prefill_tokens_cv"] = pt.UncachedCv();
       q["requests_per_worker"] = pt.requests;
       q["uncached_prefill_tokens_per_worker"] = pt.uncached_tokens;
-      if (pr.policy == RoutingPolicy::kPrefixAware) q["guard_triggers"] = pt.guard_triggers;
+      if (pr.policy->has_load_guard()) q["guard_triggers"] = pt.guard_triggers;
       points.push_back(q);
     }
     e["points"] = points;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/units.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
 namespace {
@@ -19,17 +20,7 @@ std::string CapacityLabel(uint64_t blocks, uint32_t block_size, const FleetOptio
 }
 
 std::string PolicyLabel(const FleetPolicyResult& pr, const FleetOptions& o) {
-  std::string name(RoutingPolicyName(pr.policy));
-  switch (pr.policy) {
-    case RoutingPolicy::kRandom:
-      return fmt::format("{} (seed {})", name, o.seed);
-    case RoutingPolicy::kPrefixHash:
-      return fmt::format("{} (k={})", name, o.prefix_blocks);
-    case RoutingPolicy::kKvCost:
-      return fmt::format("{} (w={})", name, o.kv_cost_weight);
-    default:
-      return name;
-  }
+  return pr.policy->Label(o);
 }
 
 double Rate(int64_t hit, int64_t measured) {
@@ -77,29 +68,25 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
     }
   }
   for (const FleetPolicyResult& pr : f.policies) {
-    if (pr.policy == RoutingPolicy::kSession && pr.fallback_requests > 0) {
+    const std::string_view key = pr.policy->fallback_key();
+    if (!key.empty() && pr.fallback_requests > 0) {
       if (pr.fallback_requests == f.requests)
-        out +=
-            fmt::format("  session: no request carried a session id; all {} routed round-robin\n",
-                        WithCommas(static_cast<int64_t>(f.requests)));
+        out += fmt::format("  {}: no request carried a {}; all {} routed round-robin\n",
+                           pr.policy->name(), key, WithCommas(static_cast<int64_t>(f.requests)));
       else
-        out += fmt::format(
-            "  session: {} of {} requests had no session id and were routed "
-            "round-robin\n",
-            WithCommas(static_cast<int64_t>(pr.fallback_requests)),
-            WithCommas(static_cast<int64_t>(f.requests)));
+        out +=
+            fmt::format("  {}: {} of {} requests had no {} and were routed round-robin\n",
+                        pr.policy->name(), WithCommas(static_cast<int64_t>(pr.fallback_requests)),
+                        WithCommas(static_cast<int64_t>(f.requests)), key);
     }
-    if (pr.policy == RoutingPolicy::kPrefixHash && pr.fallback_requests > 0)
-      out += fmt::format("  prefix-hash: {} requests without blocks were routed round-robin\n",
-                         WithCommas(static_cast<int64_t>(pr.fallback_requests)));
-    if (pr.policy == RoutingPolicy::kPrefixAware) {
+    if (pr.policy->has_load_guard()) {
       uint64_t lo = UINT64_MAX, hi = 0;
       for (const FleetPoint& pt : pr.points) {
         lo = std::min(lo, pt.guard_triggers);
         hi = std::max(hi, pt.guard_triggers);
       }
       if (!pr.points.empty())
-        out += fmt::format("  prefix-aware: the load guard rerouted {} of {} requests\n",
+        out += fmt::format("  {}: the load guard rerouted {} of {} requests\n", pr.policy->name(),
                            lo == hi ? WithCommas(static_cast<int64_t>(lo))
                                     : fmt::format("{}-{}", WithCommas(static_cast<int64_t>(lo)),
                                                   WithCommas(static_cast<int64_t>(hi))),

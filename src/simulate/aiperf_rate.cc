@@ -1,8 +1,8 @@
 // AIPerf cache_hit_rate and the exact summation it needs (see aiperf_rate.h).
 #include "simulate/aiperf_rate.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace ltl {

@@ -1,12 +1,14 @@
-// Replaying a cache-aware routing (prefix-aware, kv-cost) at one per-worker capacity: routing
+// Replaying a cache-aware routing (prefix-aware, kv-cost, ...) at one per-worker capacity: routing
 // depends on every worker's cache and load as each request arrives, so the whole fleet is replayed
-// request by request — N WorkerCaches, the OutstandingLoad model, and the policy's choice.
+// request by request — N online caches of the workers' eviction policy (which must be online()),
+// the OutstandingLoad model, and the router's choice.
 #pragma once
 
 #include <cstdint>
 
 #include "simulate/fleet_result.h"
 #include "simulate/replay_options.h"
+#include "simulate/routing_policy.h"
 #include "simulate/trace.h"
 
 namespace ltl {
@@ -16,8 +18,8 @@ namespace ltl {
 constexpr uint64_t kDenseIndexLimit = 32ull << 20;
 
 // default_output_tokens stands in for requests whose output length is unknown.
-FleetPoint SimulateCacheAware(const Trace& trace, RoutingPolicy policy, uint64_t capacity_blocks,
-                              const ReplayOptions& replay, const FleetOptions& options,
-                              int64_t default_output_tokens);
+FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router,
+                              uint64_t capacity_blocks, const ReplayOptions& replay,
+                              const FleetOptions& options, int64_t default_output_tokens);
 
 }  // namespace ltl

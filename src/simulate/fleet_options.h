@@ -1,34 +1,16 @@
-// Fleet simulation settings: the routing policies, the workers and their per-worker cache sizes,
-// the policies' knobs, and the load model that decides how long a request stays outstanding on its
-// worker (docs/SEMANTICS.md, "Fleets").
+// Fleet simulation settings: the routing policies, the workers, their eviction policy and
+// per-worker cache sizes, the policies' knobs, and the load model that decides how long a request
+// stays outstanding on its worker (docs/SEMANTICS.md, "Fleets").
 #pragma once
 
 #include <cstdint>
 #include <limits>
-#include <string>
-#include <string_view>
 #include <vector>
-
-#include "common/status.h"
 
 namespace ltl {
 
-enum class RoutingPolicy {
-  kRoundRobin,   // request i -> worker i mod N
-  kRandom,       // uniform, seeded
-  kSession,      // rendezvous hash of the conversation; round-robin for requests without one
-  kPrefixHash,   // rendezvous hash of the first k block ids
-  kPrefixAware,  // longest cached prefix, with SGLang's load guard
-  kKvCost,       // lowest uncached prefill blocks + w x outstanding decode blocks (Dynamo-style)
-};
-
-// Every policy, in report order.
-const std::vector<RoutingPolicy>& AllRoutingPolicies();
-std::string_view RoutingPolicyName(RoutingPolicy p);
-// Whether the policy looks at cache state (then it is simulated once per capacity).
-bool IsCacheAware(RoutingPolicy p);
-// "round-robin,session" -> policies (duplicates dropped, order kept); "all" -> every policy.
-Result<std::vector<RoutingPolicy>> ParseRoutingList(std::string_view text);
+class RoutingPolicy;   // simulate/routing_policy.h
+class EvictionPolicy;  // simulate/eviction_policy.h
 
 // A per-worker capacity that never evicts.
 constexpr uint64_t kUnboundedCapacity = std::numeric_limits<uint64_t>::max();
@@ -49,7 +31,9 @@ struct LoadModel {
 struct FleetOptions {
   uint32_t workers = 1;
   std::vector<uint64_t> capacity_blocks;  // per worker, ascending; kUnboundedCapacity allowed
-  std::vector<RoutingPolicy> policies;
+  std::vector<const RoutingPolicy*> policies;
+  const EvictionPolicy* worker_policy =
+      nullptr;                         // each worker's cache; null = LRU (WorkerPolicyOf)
   uint64_t seed = 1;                   // random routing
   uint32_t prefix_blocks = 1;          // k of prefix-hash
   double balance_rel_threshold = 1.5;  // prefix-aware guard: busiest > rel x least busy ...
@@ -60,5 +44,8 @@ struct FleetOptions {
   double kv_bytes_per_token = 0;  // > 0 when a model is known: sizes are also shown in GiB
   bool sizes_in_gib = false;      // the sizes were asked for in GiB (terminal labels)
 };
+
+// The workers' eviction policy: options.worker_policy, or LRU when unset.
+const EvictionPolicy& WorkerPolicyOf(const FleetOptions& options);
 
 }  // namespace ltl

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "common/parallel_jobs.h"
-#include "simulate/lru_curve.h"
+#include "simulate/eviction_policy.h"
 
 namespace ltl {
 
@@ -24,9 +24,14 @@ Trace WorkerSubTrace(const Trace& trace, const std::vector<uint32_t>& routes, ui
     r.first = sub.blocks.size();
     r.flat = r.first;  // sub-traces keep their blocks flat (fleet runs only)
     r.conversation = kNoConversation;
+    uint32_t prev = kNoParent;
     for (uint32_t j = 0; j < r.num_blocks; ++j) {
       uint32_t& id = local[ids[j]];
-      if (id == kUnmapped) id = sub.num_blocks++;
+      if (id == kUnmapped) {
+        id = sub.num_blocks++;
+        sub.parent.push_back(prev);  // first seen after `prev`, as BuildTrace numbers parents
+      }
+      prev = id;
       sub.blocks.push_back(id);
     }
     sub.requests.push_back(r);
@@ -39,19 +44,22 @@ std::vector<FleetPoint> EvaluateStaticRoutes(const Trace& trace, const StaticRou
                                              const ReplayOptions& replay,
                                              const FleetOptions& options) {
   const uint32_t n = options.workers;
-  const size_t fleet_first = FirstMeasuredIndex(trace, replay.warmup);
+  const size_t fleet_first = FirstMeasuredIndex(trace, replay);
   const size_t caps = options.capacity_blocks.size();
   // Per worker: hit tokens at each capacity, measured tokens and requests.
   std::vector<std::vector<int64_t>> hit(n, std::vector<int64_t>(caps, 0));
   std::vector<int64_t> measured_tokens(n, 0);
   std::vector<uint64_t> measured_requests(n, 0);
+  const EvictionPolicy& policy = WorkerPolicyOf(options);
   RunParallel(n, options.threads, [&](size_t w) {
-    size_t first = 0;
-    Trace sub = WorkerSubTrace(trace, routes.worker, static_cast<uint32_t>(w), fleet_first, &first);
-    LruCurve curve = LruCurve::ComputeFrom(sub, replay, first);
-    for (size_t c = 0; c < caps; ++c) hit[w][c] = curve.At(options.capacity_blocks[c]).hit;
-    measured_tokens[w] = curve.measured_tokens();
-    measured_requests[w] = curve.measured_requests();
+    ReplayOptions local = replay;
+    Trace sub = WorkerSubTrace(trace, routes.worker, static_cast<uint32_t>(w), fleet_first,
+                               &local.measured_from);
+    const std::vector<ReplayResult> r =
+        policy.Evaluate(sub, local, options.capacity_blocks, policy.Prepare(sub).get());
+    for (size_t c = 0; c < caps; ++c) hit[w][c] = r[c].hit.hit;
+    measured_tokens[w] = caps > 0 ? r[0].measured_tokens : 0;
+    measured_requests[w] = caps > 0 ? r[0].measured_requests : 0;
   });
   std::vector<FleetPoint> points(caps);
   for (size_t c = 0; c < caps; ++c) {

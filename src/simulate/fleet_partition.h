@@ -1,6 +1,6 @@
 // Evaluating a cache-oblivious routing: split the Trace into one sub-trace per worker (replay order
-// kept, block ids remapped densely per worker), run the one-pass LRU curve on each, and read every
-// per-worker capacity off the curves at once.
+// kept, block ids remapped densely per worker, parent links rebuilt), and evaluate the workers'
+// eviction policy on each at every per-worker capacity (LRU: all capacities from one curve).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,8 @@
 
 namespace ltl {
 
-// The requests routed to `worker`, as a Trace of their own (no conversations, no parent links);
+// The requests routed to `worker`, as a Trace of their own (no conversations; parent links by first
+// appearance in the sub-trace);
 // *first_measured receives the index of its first request at or after the fleet's first measured
 // request.
 Trace WorkerSubTrace(const Trace& trace, const std::vector<uint32_t>& routes, uint32_t worker,

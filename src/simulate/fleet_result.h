@@ -30,7 +30,7 @@ struct FleetPoint {
 };
 
 struct FleetPolicyResult {
-  RoutingPolicy policy = RoutingPolicy::kRoundRobin;
+  const RoutingPolicy* policy = nullptr;
   uint64_t fallback_requests = 0;  // session / prefix-hash: requests routed round-robin (all)
   std::vector<FleetPoint> points;  // one per FleetOptions::capacity_blocks entry
 };
@@ -42,7 +42,7 @@ struct FleetResult {
   int64_t measured_tokens = 0;
   bool conversations_known = false;
   int64_t default_output_tokens = 0;  // stands in for unknown output lengths in the load model
-  std::vector<HitTokens> pooled;      // per capacity: one LRU cache of workers x capacity
+  std::vector<HitTokens> pooled;      // per capacity: one cache of workers x capacity (same policy)
   HitTokens ceiling;                  // unbounded single cache
   std::vector<FleetPolicyResult> policies;
   double seconds = 0;  // wall time of the fleet simulation

@@ -3,7 +3,10 @@
 // w x decode blocks, the same ranking with w = 1 / overlap_weight (Dynamo's default is 1).
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "simulate/fleet_routers.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
 
@@ -25,6 +28,29 @@ RouteChoice ChooseKvCost(const WorkerView& view, uint32_t request_blocks, double
   }
   *rotor = choice.worker;
   return choice;
+}
+
+namespace {
+class KvCost final : public CacheAwareRouter {
+ public:
+  std::string_view name() const override { return "kv-cost"; }
+  std::string_view summary() const override {
+    return "lowest uncached prefill + w x outstanding decode blocks (Dynamo-style; "
+           "--kv-cost-weight)";
+  }
+  std::string Label(const FleetOptions& o) const override {
+    return fmt::format("{} (w={})", name(), o.kv_cost_weight);
+  }
+  RouteChoice Choose(const WorkerView& view, const TraceRequest& r, const FleetOptions& o,
+                     uint32_t* rotor) const override {
+    return ChooseKvCost(view, r.num_blocks, o.kv_cost_weight, rotor);
+  }
+};
+}  // namespace
+
+const RoutingPolicy& KvCostRouting() {
+  static const KvCost policy;
+  return policy;
 }
 
 }  // namespace ltl

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "simulate/fleet_routers.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
 
@@ -31,6 +32,26 @@ RouteChoice ChoosePrefixAware(const WorkerView& view, double rel_threshold, int6
   choice.guard = imbalanced;
   *rotor = choice.worker;
   return choice;
+}
+
+namespace {
+class PrefixAware final : public CacheAwareRouter {
+ public:
+  std::string_view name() const override { return "prefix-aware"; }
+  std::string_view summary() const override {
+    return "longest cached prefix, with SGLang's load guard";
+  }
+  bool has_load_guard() const override { return true; }
+  RouteChoice Choose(const WorkerView& view, const TraceRequest&, const FleetOptions& o,
+                     uint32_t* rotor) const override {
+    return ChoosePrefixAware(view, o.balance_rel_threshold, o.balance_abs_threshold, rotor);
+  }
+};
+}  // namespace
+
+const RoutingPolicy& PrefixAwareRouting() {
+  static const PrefixAware policy;
+  return policy;
 }
 
 }  // namespace ltl

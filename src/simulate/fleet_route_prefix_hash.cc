@@ -2,8 +2,11 @@
 // sharing their first k blocks reach the same worker whatever follows.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "simulate/fleet_hash.h"
 #include "simulate/fleet_routes.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
 
@@ -25,6 +28,28 @@ StaticRoutes RoutePrefixHash(const Trace& trace, uint32_t workers, uint32_t k) {
     out.worker[i] = RendezvousWorker(key, workers);
   }
   return out;
+}
+
+namespace {
+class PrefixHash final : public StaticRouter {
+ public:
+  std::string_view name() const override { return "prefix-hash"; }
+  std::string_view summary() const override {
+    return "rendezvous hash of the first k block ids (--prefix-blocks)";
+  }
+  std::string Label(const FleetOptions& o) const override {
+    return fmt::format("{} (k={})", name(), o.prefix_blocks);
+  }
+  std::string_view fallback_key() const override { return "blocks"; }
+  StaticRoutes Route(const Trace& trace, const FleetOptions& o) const override {
+    return RoutePrefixHash(trace, o.workers, o.prefix_blocks);
+  }
+};
+}  // namespace
+
+const RoutingPolicy& PrefixHashRouting() {
+  static const PrefixHash policy;
+  return policy;
 }
 
 }  // namespace ltl

@@ -3,7 +3,10 @@
 // distribution implementation.
 #include <random>
 
+#include <fmt/format.h>
+
 #include "simulate/fleet_routes.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
 
@@ -16,6 +19,25 @@ StaticRoutes RouteRandom(const Trace& trace, uint32_t workers, uint64_t seed) {
     w = static_cast<uint32_t>(product >> 64);
   }
   return out;
+}
+
+namespace {
+class Random final : public StaticRouter {
+ public:
+  std::string_view name() const override { return "random"; }
+  std::string_view summary() const override { return "uniform over workers, seeded (--seed)"; }
+  std::string Label(const FleetOptions& o) const override {
+    return fmt::format("{} (seed {})", name(), o.seed);
+  }
+  StaticRoutes Route(const Trace& trace, const FleetOptions& o) const override {
+    return RouteRandom(trace, o.workers, o.seed);
+  }
+};
+}  // namespace
+
+const RoutingPolicy& RandomRouting() {
+  static const Random policy;
+  return policy;
 }
 
 }  // namespace ltl

@@ -1,5 +1,6 @@
-// Round-robin routing, and the dispatcher over the cache-oblivious policies (see fleet_routes.h).
+// The "round-robin" routing policy (see fleet_routes.h): request i goes to worker i mod N.
 #include "simulate/fleet_routes.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
 
@@ -10,18 +11,20 @@ StaticRoutes RouteRoundRobin(const Trace& trace, uint32_t workers) {
   return out;
 }
 
-StaticRoutes RouteStatically(const Trace& trace, RoutingPolicy policy,
-                             const FleetOptions& options) {
-  switch (policy) {
-    case RoutingPolicy::kRandom:
-      return RouteRandom(trace, options.workers, options.seed);
-    case RoutingPolicy::kSession:
-      return RouteSession(trace, options.workers);
-    case RoutingPolicy::kPrefixHash:
-      return RoutePrefixHash(trace, options.workers, options.prefix_blocks);
-    default:
-      return RouteRoundRobin(trace, options.workers);
+namespace {
+class RoundRobin final : public StaticRouter {
+ public:
+  std::string_view name() const override { return "round-robin"; }
+  std::string_view summary() const override { return "request i goes to worker i mod N"; }
+  StaticRoutes Route(const Trace& trace, const FleetOptions& o) const override {
+    return RouteRoundRobin(trace, o.workers);
   }
+};
+}  // namespace
+
+const RoutingPolicy& RoundRobinRouting() {
+  static const RoundRobin policy;
+  return policy;
 }
 
 }  // namespace ltl

@@ -3,6 +3,7 @@
 // in a Mooncake trace) fall back to round-robin among themselves and are counted.
 #include "simulate/fleet_hash.h"
 #include "simulate/fleet_routes.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
 
@@ -22,6 +23,25 @@ StaticRoutes RouteSession(const Trace& trace, uint32_t workers) {
     }
   }
   return out;
+}
+
+namespace {
+class Session final : public StaticRouter {
+ public:
+  std::string_view name() const override { return "session"; }
+  std::string_view summary() const override {
+    return "rendezvous hash of the conversation (session affinity)";
+  }
+  std::string_view fallback_key() const override { return "session id"; }
+  StaticRoutes Route(const Trace& trace, const FleetOptions& o) const override {
+    return RouteSession(trace, o.workers);
+  }
+};
+}  // namespace
+
+const RoutingPolicy& SessionRouting() {
+  static const Session policy;
+  return policy;
 }
 
 }  // namespace ltl

@@ -1,12 +1,12 @@
 // Cache-oblivious routing: each function assigns every request of a Trace (replay order) to a
 // worker without looking at cache state, so the routing can be decided first and each worker's
-// sub-trace replayed afterwards with the one-pass LRU curve (fleet_partition.h).
+// sub-trace replayed afterwards with the worker eviction policy (fleet_partition.h). Each is
+// wrapped as a registered StaticRouter in its own file (routing_policy.h).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "simulate/fleet_options.h"
 #include "simulate/trace.h"
 
 namespace ltl {
@@ -24,8 +24,5 @@ StaticRoutes RouteRandom(const Trace& trace, uint32_t workers, uint64_t seed);
 StaticRoutes RouteSession(const Trace& trace, uint32_t workers);
 // Rendezvous hash of the first min(k, blocks) block ids; requests without blocks go round-robin.
 StaticRoutes RoutePrefixHash(const Trace& trace, uint32_t workers, uint32_t k);
-
-// Dispatches on a cache-oblivious policy (IsCacheAware(policy) must be false).
-StaticRoutes RouteStatically(const Trace& trace, RoutingPolicy policy, const FleetOptions& options);
 
 }  // namespace ltl

@@ -5,11 +5,17 @@
 #include <chrono>
 
 #include "common/parallel_jobs.h"
+#include "simulate/eviction_policy.h"
 #include "simulate/fleet_cache_aware.h"
 #include "simulate/fleet_partition.h"
-#include "simulate/fleet_routes.h"
+#include "simulate/policy_sweep.h"
+#include "simulate/routing_policy.h"
 
 namespace ltl {
+
+const EvictionPolicy& WorkerPolicyOf(const FleetOptions& options) {
+  return options.worker_policy ? *options.worker_policy : LruEviction();
+}
 
 int64_t DefaultOutputTokens(const Trace& trace) {
   std::vector<int64_t> known;
@@ -35,11 +41,16 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
   out.measured_tokens = single_cache.measured_tokens();
   out.conversations_known = trace.num_conversations > 0;
   out.ceiling = single_cache.Unbounded();
+  // The pooled bound: one cache of N x capacity under the workers' own eviction policy.
+  const EvictionPolicy& worker_policy = WorkerPolicyOf(options);
+  std::vector<uint64_t> pooled_caps;
   for (uint64_t c : caps) {
-    bool unbounded = c == kUnboundedCapacity || c > kUnboundedCapacity / options.workers;
-    out.pooled.push_back(unbounded ? single_cache.Unbounded()
-                                   : single_cache.At(c * options.workers));
+    const bool unbounded = c == kUnboundedCapacity || c > kUnboundedCapacity / options.workers;
+    pooled_caps.push_back(unbounded ? kUnboundedCapacity : c * options.workers);
   }
+  for (const PolicyRun& run :
+       RunPolicySweep(trace, replay, {&worker_policy}, pooled_caps, options.threads))
+    out.pooled.push_back(run.result.hit);
 
   out.policies.resize(options.policies.size());
   struct Job {
@@ -50,12 +61,12 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
   for (size_t k = 0; k < options.policies.size(); ++k) {
     FleetPolicyResult& pr = out.policies[k];
     pr.policy = options.policies[k];
-    if (IsCacheAware(pr.policy)) {
+    if (pr.policy->AsCacheAware()) {
       pr.points.resize(caps.size());
       for (size_t c = 0; c < caps.size(); ++c) aware_jobs.push_back({k, c});
       continue;
     }
-    StaticRoutes routes = RouteStatically(trace, pr.policy, options);
+    StaticRoutes routes = pr.policy->AsStatic()->Route(trace, options);
     pr.fallback_requests = routes.fallback_requests;
     pr.points = EvaluateStaticRoutes(trace, routes, replay, options);
   }
@@ -64,8 +75,8 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
   RunParallel(aware_jobs.size(), options.threads, [&](size_t j) {
     const Job& job = aware_jobs[j];
     FleetPolicyResult& pr = out.policies[job.policy];
-    pr.points[job.capacity] =
-        SimulateCacheAware(trace, pr.policy, caps[job.capacity], replay, options, default_output);
+    pr.points[job.capacity] = SimulateCacheAware(
+        trace, *pr.policy->AsCacheAware(), caps[job.capacity], replay, options, default_output);
   });
 
   out.options = std::move(options);

@@ -123,7 +123,7 @@ class StackDistances {
 }  // namespace
 
 LruCurve LruCurve::Compute(const Trace& trace, const ReplayOptions& options) {
-  return ComputeFrom(trace, options, FirstMeasuredIndex(trace, options.warmup));
+  return ComputeFrom(trace, options, FirstMeasuredIndex(trace, options));
 }
 
 LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,

@@ -4,8 +4,8 @@
 // distinct blocks were touched since its last touch (its stack distance). A request's hit at C is
 // its leading run of blocks whose running-maximum stack distance is below C, so adding each block's
 // tokens to a histogram at that running maximum gives every capacity's hit tokens as a prefix sum.
-// Stack distances come from a Fenwick tree over last-touch slots, compacted when the slots run out so
-// memory stays proportional to distinct blocks.
+// Stack distances come from a Fenwick tree over last-touch slots, compacted when the slots run out
+// so memory stays proportional to distinct blocks.
 #pragma once
 
 #include <cstdint>

@@ -33,14 +33,23 @@ class LruList {
 
  private:
   void Unlink(uint32_t b) {
-    if (prev_[b] != kNil) next_[prev_[b]] = next_[b]; else head_ = next_[b];
-    if (next_[b] != kNil) prev_[next_[b]] = prev_[b]; else tail_ = prev_[b];
+    if (prev_[b] != kNil)
+      next_[prev_[b]] = next_[b];
+    else
+      head_ = next_[b];
+    if (next_[b] != kNil)
+      prev_[next_[b]] = prev_[b];
+    else
+      tail_ = prev_[b];
     prev_[b] = next_[b] = kNil;
   }
   void PushFront(uint32_t b) {
     prev_[b] = kNil;
     next_[b] = head_;
-    if (head_ != kNil) prev_[head_] = b; else tail_ = b;
+    if (head_ != kNil)
+      prev_[head_] = b;
+    else
+      tail_ = b;
     head_ = b;
   }
   std::vector<uint32_t> prev_, next_;
@@ -56,7 +65,7 @@ HitTokens ReplayLruAt(const Trace& trace, uint64_t capacity_blocks, const Replay
   HitTokens h;
   LruList lru(trace.num_blocks, capacity_blocks);
   std::vector<int32_t> owner(trace.num_conversations > 0 ? trace.num_blocks : 0, -1);
-  const size_t first_measured = FirstMeasuredIndex(trace, options.warmup);
+  const size_t first_measured = FirstMeasuredIndex(trace, options);
   BlockCursor cursor(trace);
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& r = trace.requests[i];
@@ -79,8 +88,10 @@ HitTokens ReplayLruAt(const Trace& trace, uint64_t capacity_blocks, const Replay
     }
     for (uint32_t j = 0; j < r.num_blocks && !owner.empty(); ++j) {
       int32_t& o = owner[ids[j]];
-      if (o == -1) o = r.conversation;
-      else if (o != r.conversation) o = -2;
+      if (o == -1)
+        o = r.conversation;
+      else if (o != r.conversation)
+        o = -2;
     }
   }
   return h;

@@ -2,7 +2,9 @@
 // its blocks after its hit is computed (see docs/SEMANTICS.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 
 namespace ltl {
 
@@ -12,8 +14,14 @@ enum class EvictOrder {
 };
 
 struct ReplayOptions {
+  static constexpr size_t kByWarmup = std::numeric_limits<size_t>::max();
+
   double warmup = 0.5;  // the first floor(n * warmup) requests fill the cache and are not measured
   EvictOrder order = EvictOrder::kTailFirst;
+  // When set, requests [measured_from, n) are measured and `warmup` is ignored: a fleet worker's
+  // sub-trace measures the requests that are in the fleet's window, which no share of its own
+  // length expresses exactly.
+  size_t measured_from = kByWarmup;
 };
 
 // Hit tokens of a replay, split by where the hit could come from when conversations are known.

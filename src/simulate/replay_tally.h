@@ -26,7 +26,7 @@ class ReplayTally {
   ReplayTally(const Trace& trace, uint64_t capacity_blocks, const ReplayOptions& options)
       : trace_(trace),
         capacity_(capacity_blocks),
-        first_measured_(FirstMeasuredIndex(trace, options.warmup)),
+        first_measured_(FirstMeasuredIndex(trace, options)),
         owner_(trace.num_conversations > 0 ? trace.num_blocks : 0, kOwnerNone) {}
 
   // Call before looking request i up, with the number of blocks cached at that moment.

@@ -114,4 +114,22 @@ size_t FirstMeasuredIndex(const Trace& t, double warmup) {
   return t.requests.size();
 }
 
+uint64_t DistinctBlocksBefore(const Trace& t, size_t first) {
+  uint64_t distinct = 0;
+  BlockCursor cursor(t);
+  for (size_t i = 0; i < first && i < t.requests.size(); ++i) {
+    const TraceRequest& r = t.requests[i];
+    const uint32_t* ids = cursor.Blocks(r);
+    for (uint32_t j = 0; j < r.num_blocks; ++j)
+      distinct = std::max<uint64_t>(distinct, ids[j] + 1ull);
+  }
+  return distinct;
+}
+
+size_t FirstMeasuredIndex(const Trace& t, const ReplayOptions& options) {
+  if (options.measured_from != ReplayOptions::kByWarmup)
+    return std::min(options.measured_from, t.requests.size());
+  return FirstMeasuredIndex(t, options.warmup);
+}
+
 }  // namespace ltl

@@ -14,6 +14,7 @@
 
 #include "common/request_record.h"
 #include "hash/block_interner.h"
+#include "simulate/replay_options.h"
 
 namespace ltl {
 
@@ -112,5 +113,10 @@ inline size_t RealRequests(const Trace& t) {
 // only (floor(real * warmup) of them fill the cache). Replay-only entries are never measured,
 // wherever they sit: callers test `i >= FirstMeasuredIndex(...) && !r.replay_only`.
 size_t FirstMeasuredIndex(const Trace& t, double warmup);
+// Distinct blocks among requests [0, first): with dense ids numbered by first appearance in replay
+// order, one more than the largest id seen.
+uint64_t DistinctBlocksBefore(const Trace& t, size_t first);
+// The same for a replay's options: options.measured_from when set, else by options.warmup.
+size_t FirstMeasuredIndex(const Trace& t, const ReplayOptions& options);
 
 }  // namespace ltl

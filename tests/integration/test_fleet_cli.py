@@ -142,6 +142,44 @@ class FleetCli(unittest.TestCase):
         self.assertIn("--per-worker-capacity", r.stderr)
         r, _ = self.profile([trace, "--workers", "0"])
         self.assertEqual(r.returncode, 2)
+        # Worker eviction policies: any registered one, by name; optimal needs the future, which a
+        # cache-aware router decides as it goes.
+        r, _ = self.profile([trace, "--workers", "2", "--worker-policy", "arc"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--worker-policy: unknown eviction policy 'arc' (registered: fifo, lru, "
+                      "optimal)", r.stderr)
+        r, _ = self.profile([trace, "--workers", "2", "--worker-policy", "optimal",
+                             "--routing", "round-robin,prefix-aware"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("prefix-aware", r.stderr)
+        r, _ = self.profile([trace, "--policies", "lru,arc"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("registered: fifo, lru, optimal", r.stderr)
+
+    def test_worker_policy_is_reported_and_changes_the_workers(self):
+        trace = self.write("t.jsonl", mooncake_lines())
+        args = [trace, "--workers", "2", "--routing", "round-robin", "--per-worker-capacity-blocks",
+                "2,3"]
+        r, lru = self.profile(args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r, fifo = self.profile(args + ["--worker-policy", "fifo"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r, opt = self.profile(args + ["--worker-policy", "optimal"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(lru["fleet"]["settings"]["worker_policy"], "lru")
+        self.assertEqual(fifo["fleet"]["settings"]["worker_policy"], "fifo")
+        self.assertEqual(opt["fleet"]["settings"]["worker_policy"], "optimal")
+        hits = [[p["hit_tokens"] for p in rep["fleet"]["policies"][0]["points"]]
+                for rep in (lru, fifo, opt)]
+        # Round-robin over 2 workers: each worker gets every other request, [1, 2, own] (512-token
+        # blocks); the last 10 of each worker's 20 are measured. Worked by hand:
+        # - LRU (tail-first) keeps {1, 2} at 2 blocks and {1, 2, last own} at 3: every measured
+        #   request hits 1,024 tokens (20 x 1,024).
+        # - FIFO at 2 blocks always holds {2, own} when the next request arrives: no hit. At 3 it
+        #   alternates {1, 2, own} (hit 1,024) and {2, own, own'} (none): the worker's requests
+        #   11, 13, ..., 19 hit, 5 each.
+        # - optimal bypasses the private blocks and keeps {1, 2}: 20 x 1,024 at both sizes.
+        self.assertEqual(hits, [[20480, 20480], [0, 10240], [20480, 20480]])
 
 
 if __name__ == "__main__":

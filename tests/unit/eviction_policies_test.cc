@@ -3,6 +3,7 @@
 // Letters are block ids; a request is its block path, head first; every block is full.
 #include <gtest/gtest.h>
 
+#include "policy_names.h"
 #include "policy_trace_util.h"
 #include "simulate/fifo_replay.h"
 #include "simulate/lru_replay.h"
@@ -12,6 +13,9 @@
 
 namespace ltl {
 namespace {
+
+using ltl::testing::Eviction;
+using ltl::testing::Routing;
 
 using testing::kTestBlockSize;
 using testing::PathTrace;
@@ -138,7 +142,7 @@ TEST(PolicyReplays, MarkUnderfilledWhenTheCacheNeverFillsBeforeMeasuring) {
   EXPECT_TRUE(ReplayFifoAt(t, 3, o).underfilled);
   EXPECT_TRUE(ReplayOptimalAt(t, next, 3, o).underfilled);
   EXPECT_EQ(DistinctBlocksBeforeMeasured(t, o), 2u);
-  auto runs = RunPolicySweep(t, o, {EvictionPolicy::kLru, EvictionPolicy::kFifo}, {2, 3}, 2);
+  auto runs = RunPolicySweep(t, o, {Eviction("lru"), Eviction("fifo")}, {2, 3}, 2);
   ASSERT_EQ(runs.size(), 4u);
   EXPECT_FALSE(runs[0].result.underfilled);
   EXPECT_TRUE(runs[1].result.underfilled);
@@ -163,13 +167,13 @@ TEST(PolicyReplays, SplitHitsAcrossAndWithinConversations) {
 }
 
 TEST(PolicySweep, ParsesPolicyLists) {
-  auto p = ParsePolicyList("fifo,LRU,optimal");
+  auto p = ParseEvictionList("fifo,LRU,optimal");
   ASSERT_TRUE(p.ok());
-  EXPECT_EQ(*p, (std::vector<EvictionPolicy>{EvictionPolicy::kFifo, EvictionPolicy::kLru,
-                                             EvictionPolicy::kOptimal}));
-  EXPECT_FALSE(ParsePolicyList("lru,lru").ok());
-  EXPECT_FALSE(ParsePolicyList("arc").ok());
-  EXPECT_FALSE(ParsePolicyList("").ok());
+  EXPECT_EQ(*p, (std::vector<const EvictionPolicy*>{Eviction("fifo"), Eviction("lru"),
+                                                    Eviction("optimal")}));
+  EXPECT_FALSE(ParseEvictionList("lru,lru").ok());
+  EXPECT_FALSE(ParseEvictionList("arc").ok());
+  EXPECT_FALSE(ParseEvictionList("").ok());
 }
 
 // The threaded sweep returns what the single replays return, in policy-major order.
@@ -178,9 +182,8 @@ TEST(PolicySweep, MatchesSingleReplaysOnAnyThreadCount) {
   const std::vector<uint32_t> next = ComputeNextUse(t);
   ReplayOptions o;
   for (unsigned threads : {1u, 3u}) {
-    auto runs = RunPolicySweep(
-        t, o, {EvictionPolicy::kOptimal, EvictionPolicy::kFifo, EvictionPolicy::kLru}, {1, 2, 4},
-        threads);
+    auto runs = RunPolicySweep(t, o, {Eviction("optimal"), Eviction("fifo"), Eviction("lru")},
+                               {1, 2, 4}, threads);
     ASSERT_EQ(runs.size(), 9u);
     for (size_t i = 0; i < 3; ++i) {
       uint64_t cap = runs[i].capacity_blocks;

@@ -2,6 +2,7 @@
 // policy with one vertex per per-worker size, heights ordered as the hit rates, the unbounded size
 // right of every bounded one, pooled and ceiling lines, and the table's rates and load CVs.
 #include "report/fleet_chart.h"
+#include "policy_names.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,9 @@
 
 namespace ltl {
 namespace {
+
+using ltl::testing::Eviction;
+using ltl::testing::Routing;
 
 // Hit tokens out of 1,000 measured tokens.
 FleetPoint Point(uint64_t capacity, int64_t hit, std::vector<uint64_t> requests) {
@@ -26,18 +30,18 @@ FleetResult HandBuilt() {
   FleetResult f;
   f.options.workers = 2;
   f.options.capacity_blocks = {64, 1024, kUnboundedCapacity};
-  f.options.policies = {RoutingPolicy::kRoundRobin, RoutingPolicy::kPrefixAware};
+  f.options.policies = {Routing("round-robin"), Routing("prefix-aware")};
   f.requests = 10;
   f.measured_requests = 10;
   f.measured_tokens = 1000;
   f.ceiling.hit = 600;
   f.pooled = {HitTokens{300, 0}, HitTokens{550, 0}, HitTokens{600, 0}};
   FleetPolicyResult rr;
-  rr.policy = RoutingPolicy::kRoundRobin;
+  rr.policy = Routing("round-robin");
   rr.points = {Point(64, 100, {5, 5}), Point(1024, 200, {5, 5}),
                Point(kUnboundedCapacity, 250, {5, 5})};
   FleetPolicyResult pa;
-  pa.policy = RoutingPolicy::kPrefixAware;
+  pa.policy = Routing("prefix-aware");
   pa.points = {Point(64, 250, {2, 8}), Point(1024, 500, {2, 8}),
                Point(kUnboundedCapacity, 600, {2, 8})};
   f.policies = {rr, pa};

@@ -14,16 +14,24 @@
 
 #include "common/request_record.h"
 #include "ingest/load_input.h"
+#include "policy_names.h"
+#include "simulate/fifo_replay.h"
 #include "simulate/fleet_routers.h"
 #include "simulate/fleet_routes.h"
 #include "simulate/fleet_sim.h"
 #include "simulate/fleet_worker_cache.h"
 #include "simulate/lru_curve.h"
+#include "simulate/lru_replay.h"
+#include "simulate/next_use.h"
+#include "simulate/optimal_replay.h"
 #include "simulate/trace.h"
 #include "test_util.h"
 
 namespace ltl {
 namespace {
+
+using ltl::testing::Eviction;
+using ltl::testing::Routing;
 
 constexpr uint32_t kBs = 16;
 
@@ -68,7 +76,7 @@ std::vector<RequestRecord> SharedPromptLog(uint32_t conversations, uint32_t prom
 }
 
 FleetOptions Options(uint32_t workers, std::vector<uint64_t> caps,
-                     std::vector<RoutingPolicy> policies = AllRoutingPolicies()) {
+                     std::vector<const RoutingPolicy*> policies = RoutingPolicies()) {
   FleetOptions o;
   o.workers = workers;
   o.capacity_blocks = std::move(caps);
@@ -77,7 +85,7 @@ FleetOptions Options(uint32_t workers, std::vector<uint64_t> caps,
   return o;
 }
 
-const FleetPolicyResult& Policy(const FleetResult& r, RoutingPolicy p) {
+const FleetPolicyResult& Policy(const FleetResult& r, const RoutingPolicy* p) {
   for (const auto& pr : r.policies)
     if (pr.policy == p) return pr;
   ADD_FAILURE() << "policy missing";
@@ -128,14 +136,14 @@ TEST(Fleet, OneWorkerEqualsTheSingleCacheForEveryPolicy) {
       LruCurve single = LruCurve::Compute(t, ro);
       std::vector<uint64_t> caps = {1, 3, 8, 20, 64, 200, 1000, kUnboundedCapacity};
       FleetResult r = SimulateFleet(t, ro, Options(1, caps), single);
-      ASSERT_EQ(r.policies.size(), AllRoutingPolicies().size());
+      ASSERT_EQ(r.policies.size(), RoutingPolicies().size());
       for (const FleetPolicyResult& pr : r.policies) {
         ASSERT_EQ(pr.points.size(), caps.size());
         for (size_t c = 0; c < caps.size(); ++c) {
           const FleetPoint& pt = pr.points[c];
           HitTokens want = caps[c] == kUnboundedCapacity ? single.Unbounded() : single.At(caps[c]);
           EXPECT_EQ(pt.hit_tokens, want.hit)
-              << RoutingPolicyName(pr.policy) << " capacity " << caps[c] << " warmup " << warmup;
+              << pr.policy->name() << " capacity " << caps[c] << " warmup " << warmup;
           EXPECT_EQ(pt.measured_tokens, single.measured_tokens());
           EXPECT_EQ(r.pooled[c].hit, want.hit);
           EXPECT_EQ(pt.RequestsCv(), 0.0);
@@ -150,16 +158,16 @@ TEST(Fleet, CacheObliviousRoutingMatchesANaivePerWorkerReplay) {
   ReplayOptions ro;
   LruCurve single = LruCurve::Compute(t, ro);
   std::vector<uint64_t> caps = {2, 5, 17, 40, 300};
-  FleetOptions o = Options(3, caps,
-                           {RoutingPolicy::kRoundRobin, RoutingPolicy::kRandom,
-                            RoutingPolicy::kSession, RoutingPolicy::kPrefixHash});
+  FleetOptions o = Options(
+      3, caps,
+      {Routing("round-robin"), Routing("random"), Routing("session"), Routing("prefix-hash")});
   o.prefix_blocks = 5;
   FleetResult r = SimulateFleet(t, ro, o, single);
   for (const FleetPolicyResult& pr : r.policies) {
-    StaticRoutes routes = RouteStatically(t, pr.policy, o);
+    StaticRoutes routes = pr.policy->AsStatic()->Route(t, o);
     for (size_t c = 0; c < caps.size(); ++c)
       EXPECT_EQ(pr.points[c].hit_tokens, NaiveFleetHit(t, routes.worker, 3, caps[c], 0.5))
-          << RoutingPolicyName(pr.policy) << " capacity " << caps[c];
+          << pr.policy->name() << " capacity " << caps[c];
   }
 }
 
@@ -261,13 +269,12 @@ TEST(Fleet, UnboundedSessionRoutingReachesTheSameConversationShare) {
   ASSERT_GT(ceiling.same(), 0);
   EXPECT_EQ(ceiling.across, 0);  // conversations share nothing
   FleetResult r = SimulateFleet(
-      t, ro,
-      Options(4, {kUnboundedCapacity}, {RoutingPolicy::kSession, RoutingPolicy::kRoundRobin}),
+      t, ro, Options(4, {kUnboundedCapacity}, {Routing("session"), Routing("round-robin")}),
       single);
-  const FleetPoint& session = Policy(r, RoutingPolicy::kSession).points[0];
-  EXPECT_EQ(Policy(r, RoutingPolicy::kSession).fallback_requests, 0u);
+  const FleetPoint& session = Policy(r, Routing("session")).points[0];
+  EXPECT_EQ(Policy(r, Routing("session")).fallback_requests, 0u);
   EXPECT_EQ(session.hit_tokens, ceiling.same());
-  EXPECT_LT(Policy(r, RoutingPolicy::kRoundRobin).points[0].hit_tokens, ceiling.same());
+  EXPECT_LT(Policy(r, Routing("round-robin")).points[0].hit_tokens, ceiling.same());
 }
 
 TEST(Fleet, UnboundedSessionRoutingWithSharedPromptsLiesBetweenSameShareAndCeiling) {
@@ -276,7 +283,7 @@ TEST(Fleet, UnboundedSessionRoutingWithSharedPromptsLiesBetweenSameShareAndCeili
   LruCurve single = LruCurve::Compute(t, ro);
   HitTokens ceiling = single.Unbounded();
   ASSERT_GT(ceiling.across, 0);
-  FleetOptions o = Options(4, {kUnboundedCapacity}, {RoutingPolicy::kSession});
+  FleetOptions o = Options(4, {kUnboundedCapacity}, {Routing("session")});
   FleetResult r = SimulateFleet(t, ro, o, single);
   int64_t session = r.policies[0].points[0].hit_tokens;
   EXPECT_GE(session, ceiling.same());
@@ -292,9 +299,9 @@ TEST(Fleet, PrefixAwareIsNeverWorseThanRoundRobinOnSharedSystemPrompts) {
     LruCurve single = LruCurve::Compute(t, ro);
     std::vector<uint64_t> caps = {4, 16, 64, 256, 1024, kUnboundedCapacity};
     FleetResult r = SimulateFleet(
-        t, ro, Options(4, caps, {RoutingPolicy::kRoundRobin, RoutingPolicy::kPrefixAware}), single);
-    const auto& rr = Policy(r, RoutingPolicy::kRoundRobin).points;
-    const auto& pa = Policy(r, RoutingPolicy::kPrefixAware).points;
+        t, ro, Options(4, caps, {Routing("round-robin"), Routing("prefix-aware")}), single);
+    const auto& rr = Policy(r, Routing("round-robin")).points;
+    const auto& pa = Policy(r, Routing("prefix-aware")).points;
     for (size_t c = 0; c < caps.size(); ++c)
       EXPECT_GE(pa[c].hit_tokens, rr[c].hit_tokens) << "seed " << seed << " capacity " << caps[c];
     EXPECT_GT(pa.back().hit_tokens, rr.back().hit_tokens);
@@ -331,7 +338,7 @@ TEST(Fleet, LoadGuardTriggersOnACraftedBurst) {
   ReplayOptions ro;
   ro.warmup = 0;
   LruCurve single = LruCurve::Compute(t, ro);
-  FleetOptions o = Options(2, {1000}, {RoutingPolicy::kPrefixAware});
+  FleetOptions o = Options(2, {1000}, {Routing("prefix-aware")});
   FleetResult r = SimulateFleet(t, ro, o, single);
   const FleetPoint& p = r.policies[0].points[0];
   EXPECT_EQ(p.guard_triggers, 1u);
@@ -353,8 +360,8 @@ TEST(Fleet, RequestsLeaveTheLoadWhenTheyFinish) {
   Trace t = BuildTrace(recs);
   ReplayOptions ro;
   ro.warmup = 0;
-  FleetResult r = SimulateFleet(t, ro, Options(2, {1000}, {RoutingPolicy::kPrefixAware}),
-                                LruCurve::Compute(t, ro));
+  FleetResult r =
+      SimulateFleet(t, ro, Options(2, {1000}, {Routing("prefix-aware")}), LruCurve::Compute(t, ro));
   EXPECT_EQ(r.policies[0].points[0].guard_triggers, 0u);
   EXPECT_EQ(r.policies[0].points[0].requests, (std::vector<uint64_t>{100, 0}));
 }
@@ -426,8 +433,8 @@ struct NaiveOutcome {
 };
 
 NaiveOutcome NaiveCacheAware(const Trace& t, bool kv_cost, uint32_t n, uint64_t capacity,
-                             const FleetOptions& o) {
-  struct Lru {
+                             const FleetOptions& o, bool fifo_workers = false) {
+  struct Lru {  // most recent first; with fifo_workers, newest insertion first
     std::list<uint32_t> order;
     bool Has(uint32_t b) const { return std::find(order.begin(), order.end(), b) != order.end(); }
   };
@@ -483,10 +490,18 @@ NaiveOutcome NaiveCacheAware(const Trace& t, bool kv_cost, uint32_t n, uint64_t 
         std::min<int64_t>(static_cast<int64_t>(match[best]) * r.block_size, r.input_tokens);
     if (i >= first) out.hit += hit, ++out.requests[best];
     Lru& c = caches[best];
-    for (uint32_t j = r.num_blocks; j-- > 0;) {
-      c.order.remove(ids[j]);
-      c.order.push_front(ids[j]);
-      if (c.order.size() > capacity) c.order.pop_back();
+    if (fifo_workers) {  // missing blocks inserted head first; hits keep their place
+      for (uint32_t j = 0; j < r.num_blocks && capacity > 0; ++j) {
+        if (c.Has(ids[j])) continue;
+        if (c.order.size() == capacity) c.order.pop_back();
+        c.order.push_front(ids[j]);
+      }
+    } else {
+      for (uint32_t j = r.num_blocks; j-- > 0;) {
+        c.order.remove(ids[j]);
+        c.order.push_front(ids[j]);
+        if (c.order.size() > capacity) c.order.pop_back();
+      }
     }
     double start = std::max(r.time_s, prefill_free[best]);
     double prefill_end = start + static_cast<double>(r.input_tokens - hit) / o.load.prefill_rate;
@@ -506,7 +521,7 @@ TEST(Fleet, CacheAwareRoutingMatchesAPlainSecondImplementation) {
   ReplayOptions ro;
   LruCurve single = LruCurve::Compute(t, ro);
   std::vector<uint64_t> caps = {6, 30, 120, 100000};
-  FleetOptions o = Options(3, caps, {RoutingPolicy::kPrefixAware, RoutingPolicy::kKvCost});
+  FleetOptions o = Options(3, caps, {Routing("prefix-aware"), Routing("kv-cost")});
   o.load.prefill_rate = 200;
   o.load.decode_rate = 20;
   o.balance_abs_threshold = 4;
@@ -515,17 +530,94 @@ TEST(Fleet, CacheAwareRoutingMatchesAPlainSecondImplementation) {
   FleetResult r = SimulateFleet(t, ro, o, single);
   uint64_t guards = 0;
   for (const FleetPolicyResult& pr : r.policies) {
-    const bool kv = pr.policy == RoutingPolicy::kKvCost;
+    const bool kv = pr.policy == Routing("kv-cost");
     for (size_t c = 0; c < caps.size(); ++c) {
       NaiveOutcome want = NaiveCacheAware(t, kv, 3, caps[c], o);
-      EXPECT_EQ(pr.points[c].hit_tokens, want.hit)
-          << RoutingPolicyName(pr.policy) << " " << caps[c];
-      EXPECT_EQ(pr.points[c].requests, want.requests) << RoutingPolicyName(pr.policy);
-      EXPECT_EQ(pr.points[c].guard_triggers, want.guard) << RoutingPolicyName(pr.policy);
+      EXPECT_EQ(pr.points[c].hit_tokens, want.hit) << pr.policy->name() << " " << caps[c];
+      EXPECT_EQ(pr.points[c].requests, want.requests) << pr.policy->name();
+      EXPECT_EQ(pr.points[c].guard_triggers, want.guard) << pr.policy->name();
       guards += want.guard;
     }
   }
   EXPECT_GT(guards, 0u);  // the guard path was exercised
+
+  // The same fleet with FIFO worker caches (--worker-policy fifo) against the plain FIFO lists.
+  o.worker_policy = Eviction("fifo");
+  r = SimulateFleet(t, ro, o, single);
+  for (const FleetPolicyResult& pr : r.policies) {
+    const bool kv = pr.policy == Routing("kv-cost");
+    for (size_t c = 0; c < caps.size(); ++c) {
+      NaiveOutcome want = NaiveCacheAware(t, kv, 3, caps[c], o, /*fifo_workers=*/true);
+      EXPECT_EQ(pr.points[c].hit_tokens, want.hit) << "fifo " << pr.policy->name() << caps[c];
+      EXPECT_EQ(pr.points[c].requests, want.requests) << "fifo " << pr.policy->name();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ltl
+
+namespace ltl {
+namespace {
+
+using ltl::testing::Eviction;
+using ltl::testing::Routing;
+
+// Any registered eviction policy runs on the workers: a one-worker fleet is a single cache, so
+// every routing policy must give exactly the single-cache replay of that policy at that size, and
+// the pooled bound of N workers is the same policy at N x capacity.
+TEST(FleetWorkerPolicy, OneWorkerFleetIsTheSingleCacheReplayOfThatPolicy) {
+  std::vector<RequestRecord> recs = SharedPromptLog(60, 3, 23);
+  Trace t = BuildTrace(recs);
+  ReplayOptions ro;
+  LruCurve single = LruCurve::Compute(t, ro);
+  const std::vector<uint64_t> caps = {5, 40, 400};
+  const std::vector<uint32_t> next = ComputeNextUse(t);
+  for (const char* name : {"fifo", "lru", "optimal"}) {
+    const EvictionPolicy* policy = Eviction(name);
+    ASSERT_NE(policy, nullptr) << name;
+    std::vector<const RoutingPolicy*> routing = {Routing("round-robin"), Routing("session")};
+    if (policy->online()) routing.push_back(Routing("prefix-aware"));
+    FleetOptions o = Options(1, caps, routing);
+    o.worker_policy = policy;
+    FleetResult r = SimulateFleet(t, ro, o, single);
+    for (size_t c = 0; c < caps.size(); ++c) {
+      int64_t want = 0;
+      if (std::string(name) == "fifo") want = ReplayFifoAt(t, caps[c], ro).hit.hit;
+      if (std::string(name) == "lru") want = ReplayLruAt(t, caps[c], ro).hit;
+      if (std::string(name) == "optimal") want = ReplayOptimalAt(t, next, caps[c], ro).hit.hit;
+      EXPECT_EQ(r.pooled[c].hit, want) << name << " pooled " << caps[c];
+      for (const FleetPolicyResult& pr : r.policies)
+        EXPECT_EQ(pr.points[c].hit_tokens, want) << name << " " << pr.policy->name() << caps[c];
+    }
+  }
+  // Four workers: the pooled bound is the policy's single cache of 4 x capacity.
+  FleetOptions o = Options(4, caps, {Routing("round-robin")});
+  o.worker_policy = Eviction("fifo");
+  FleetResult r = SimulateFleet(t, ro, o, single);
+  for (size_t c = 0; c < caps.size(); ++c)
+    EXPECT_EQ(r.pooled[c].hit, ReplayFifoAt(t, 4 * caps[c], ro).hit.hit) << caps[c];
+}
+
+TEST(PolicyRegistry, NamesAreTheRegisteredOnesAndUnknownNamesAreErrors) {
+  std::vector<std::string> eviction, routing;
+  for (const EvictionPolicy* p : EvictionPolicies()) eviction.emplace_back(p->name());
+  for (const RoutingPolicy* p : RoutingPolicies()) routing.emplace_back(p->name());
+  EXPECT_EQ(eviction, (std::vector<std::string>{"fifo", "lru", "optimal"}));
+  EXPECT_EQ(routing, (std::vector<std::string>{"round-robin", "random", "session", "prefix-hash",
+                                               "prefix-aware", "kv-cost"}));
+  for (const RoutingPolicy* p : RoutingPolicies())  // each is exactly one kind
+    EXPECT_NE(p->AsStatic() == nullptr, p->AsCacheAware() == nullptr) << p->name();
+  auto bad = ParseRoutingList("round-robin,least-loaded");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("least-loaded"), std::string::npos);
+  EXPECT_NE(bad.status().message().find("kv-cost"), std::string::npos);  // lists what exists
+  EXPECT_FALSE(FindEvictionPolicy("arc").ok());
+  EXPECT_EQ(*FindEvictionPolicy("Belady"), Eviction("optimal"));
+  auto all = ParseRoutingList("session,all");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->front(), Routing("session"));
+  EXPECT_EQ(all->size(), RoutingPolicies().size());
 }
 
 }  // namespace

@@ -6,10 +6,14 @@
 #include "analyze/build_kv_cache.h"
 #include "analyze/build_profile.h"
 #include "ingest/load_input.h"
+#include "policy_names.h"
 #include "test_util.h"
 
 namespace ltl {
 namespace {
+
+using ltl::testing::Eviction;
+using ltl::testing::Routing;
 
 TEST(KvCacheSharedData, ConversationTraceGlm52) {
   const std::string path = testing::SharedData("conversation_trace.jsonl");
@@ -31,7 +35,7 @@ TEST(KvCacheSharedData, ConversationTraceGlm52) {
   EXPECT_NEAR(p.Rate(p.ceiling, p.measured_tokens), 0.398, 0.0005);
 
   KvCacheRequest req;
-  req.policies = {EvictionPolicy::kFifo, EvictionPolicy::kLru, EvictionPolicy::kOptimal};
+  req.policies = {Eviction("fifo"), Eviction("lru"), Eviction("optimal")};
   KvMemory m;
   m.model = "glm-5.2";
   m.bits_per_token = 95232 * 8;

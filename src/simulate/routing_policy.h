@@ -1,0 +1,69 @@
+// RoutingPolicy: how a fleet's router picks a worker for each request, as a plug-in registered by
+// name (routing_registry.cc). A policy is one of two kinds, and the kind is its type:
+//  - StaticRouter: cache-oblivious; routes the whole trace up front, so each worker's sub-trace can
+//    be replayed afterwards with any eviction policy's whole-trace evaluation (fleet_partition.h);
+//  - CacheAwareRouter: looks at every worker's cache and load as each request arrives, so the fleet
+//    is replayed request by request once per capacity (fleet_cache_aware.h).
+// `--routing` accepts exactly the registered names (plus "all").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "simulate/fleet_options.h"
+#include "simulate/fleet_routers.h"
+#include "simulate/fleet_routes.h"
+#include "simulate/trace.h"
+
+namespace ltl {
+
+class StaticRouter;
+class CacheAwareRouter;
+
+class RoutingPolicy {
+ public:
+  virtual ~RoutingPolicy() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::string_view summary() const = 0;  // one line for --help and list messages
+  // The name with the knobs that shape it, for tables ("prefix-hash (k=1)").
+  virtual std::string Label(const FleetOptions& /*options*/) const { return std::string(name()); }
+  // What a request needs for this policy to route it by key ("session id"); requests without it
+  // are routed round-robin and counted (StaticRoutes::fallback_requests). "" = never falls back.
+  virtual std::string_view fallback_key() const { return ""; }
+  // The policy may override its cache choice to balance load (RouteChoice::guard is counted).
+  virtual bool has_load_guard() const { return false; }
+
+  // Exactly one of these is non-null: the kind of the policy.
+  virtual const StaticRouter* AsStatic() const { return nullptr; }
+  virtual const CacheAwareRouter* AsCacheAware() const { return nullptr; }
+};
+
+class StaticRouter : public RoutingPolicy {
+ public:
+  // A worker for every request of `trace`, in replay order.
+  virtual StaticRoutes Route(const Trace& trace, const FleetOptions& options) const = 0;
+  const StaticRouter* AsStatic() const final { return this; }
+};
+
+class CacheAwareRouter : public RoutingPolicy {
+ public:
+  // The worker for request `r` given what the router sees of each worker; ties rotate from
+  // *rotor (the previous choice), which the policy updates.
+  virtual RouteChoice Choose(const WorkerView& view, const TraceRequest& r,
+                             const FleetOptions& options, uint32_t* rotor) const = 0;
+  const CacheAwareRouter* AsCacheAware() const final { return this; }
+};
+
+// Every registered policy, in report order.
+const std::vector<const RoutingPolicy*>& RoutingPolicies();
+// By name; an error listing the registered names when unknown.
+Result<const RoutingPolicy*> FindRoutingPolicy(std::string_view name);
+// "round-robin,session" -> policies (duplicates dropped, order kept); "all" -> every policy.
+Result<std::vector<const RoutingPolicy*>> ParseRoutingList(std::string_view text);
+// "round-robin, random, ...": the registered names, for help texts.
+std::string RoutingPolicyNames();
+
+}  // namespace ltl
