@@ -84,8 +84,7 @@ int RunExportCctrace(const ExportCommonArgs& a, const CctraceExportArgs& c) {
   SkipCounter skips;
   ReadContext ctx;
   ctx.name = name;
-  ctx.limits.max_line_bytes = a.max_line_bytes;
-  ctx.limits.max_field_bytes = a.max_field_bytes;
+  ctx.limits = a.limits;
   ctx.skips = &skips;
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   AnthropicReadConfig config;

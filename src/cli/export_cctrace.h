@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "read/read_context.h"
+
 namespace ltl::cli {
 
 struct CctraceExportArgs {
@@ -20,8 +22,7 @@ struct ExportCommonArgs {
   std::string input, output, format = "auto";
   uint32_t block_size = 0;  // 0 = 64 for cctrace
   double max_skip_share = 0.5;
-  size_t max_line_bytes = 256ull << 20;
-  size_t max_field_bytes = 64ull << 20;
+  ReadLimits limits;
   bool quiet = false;
   std::string ts_column;                        // "" = detected
   std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base.tiktoken lives

@@ -225,8 +225,7 @@ int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
   common.format = a.format;
   common.block_size = a.block_size;
   common.max_skip_share = a.io.max_skip_share;
-  common.max_line_bytes = a.io.max_line_bytes;
-  common.max_field_bytes = a.io.max_field_bytes;
+  common.limits = a.io.limits;
   common.quiet = a.quiet;
   common.ts_column = a.io.ts_column;
   common.data_dir = a.tok.data_dir;

@@ -1,20 +1,24 @@
 // Shared reading options of `profile` and `export` (see input_options.h).
 #include "cli/input_options.h"
 
+#include "common/units.h"
+
 namespace ltl::cli {
 
 void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_note) {
   cmd->add_option("--max-skip-share", args->max_skip_share,
                   "Exit with code 1 when more than this share of rows was skipped (default 0.5)");
-  cmd->add_option("--max-line-bytes", args->max_line_bytes,
+  cmd->add_option("--max-line-bytes", args->limits.max_line_bytes,
                   "Longest input line or CSV record accepted; longer ones are skipped and counted "
-                  "(default 256 MiB; suffixes K, M, G are binary)")
+                  "(default " +
+                      TokenSize(ReadLimits{}.max_line_bytes) + "; suffixes K, M, G are binary)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{1}, size_t{1} << 40));
   cmd->add_option(
-         "--max-field-bytes", args->max_field_bytes,
+         "--max-field-bytes", args->limits.max_field_bytes,
          "Longest CSV field accepted; a record holding a longer one is skipped and counted "
-         "(default 64 MiB)")
+         "(default " +
+             TokenSize(ReadLimits{}.max_field_bytes) + ")")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(size_t{1}, size_t{1} << 40));
   cmd->add_option(
@@ -33,8 +37,8 @@ void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_not
 }
 
 void ApplyInputArgs(const InputArgs& args, ReadContext* ctx) {
-  ctx->limits.max_line_bytes = args.max_line_bytes;
-  ctx->limits.max_field_bytes = args.max_field_bytes;
+  ctx->limits.max_line_bytes = args.limits.max_line_bytes;
+  ctx->limits.max_field_bytes = args.limits.max_field_bytes;
   ctx->gateway.ts_column = args.ts_column;
   ctx->gateway.template_name = args.template_name;
   ctx->gateway.salt_file = args.salt_file;

@@ -13,9 +13,8 @@ namespace ltl::cli {
 
 struct InputArgs {
   double max_skip_share = 0.5;
-  size_t max_line_bytes = 256ull << 20;
-  size_t max_field_bytes = 64ull << 20;
-  std::string ts_column;                // gateway logs: timestamp column ("" = detected)
+  ReadLimits limits;      // --max-line-bytes, --max-field-bytes (defaults in read/read_context.h)
+  std::string ts_column;  // gateway logs: timestamp column ("" = detected)
   std::string template_name = "auto";   // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
 };

@@ -4,8 +4,7 @@
 
 #include <memory>
 
-#include "analyze/build_kv_cache.h"
-#include "analyze/build_profile.h"
+#include "analyze/analyze_input.h"
 #include "cli/commands.h"
 #include "cli/fleet_args.h"
 #include "cli/input_options.h"
@@ -121,41 +120,18 @@ int RunProfile(const ProfileArgs& a) {
                              FormatName(in.format)));
   }
 
-  ReplayOptions opts;
-  opts.warmup = a.warmup;
-  opts.order = a.evict_order == "head-first" ? EvictOrder::kHeadFirst : EvictOrder::kTailFirst;
+  AnalyzeOptions analyze;
+  analyze.input_name = ctx.name;
+  analyze.replay.warmup = a.warmup;
+  analyze.replay.order =
+      a.evict_order == "head-first" ? EvictOrder::kHeadFirst : EvictOrder::kTailFirst;
+  analyze.capacities = caps;
+  analyze.kv_cache = *kv_request;
+  analyze.warm_prefix = a.warm_prefix;
+  if (tokenizer) analyze.tokenizer = tokenizer->name();
   Trace trace = BuildTrace(in.records, std::move(interner));
-
-  Profile p;
-  p.input_name = ctx.name;
-  p.format = FormatName(in.format);
-  p.encoding = in.encoding;
-  p.input_bytes = in.bytes;
-  p.rows_read = RealRequests(trace) + skips.total();
-  p.skipped = skips;
-  if (in.gateway) {
-    p.filtered_status = in.filtered_status;
-    p.counting = in.counting;
-    if (tokenizer) p.tokenizer = tokenizer->name();
-    p.rows_read += in.filtered_status;
-    for (const auto& [layout, n] : in.layouts)
-      p.template_layout += fmt::format("{}{} ({} requests)", p.template_layout.empty() ? "" : ", ",
-                                       layout, WithCommas(static_cast<int64_t>(n)));
-  }
-  std::optional<FleetOptions> fleet =
-      ResolveFleetOptions(a.fleet, trace.block_size, caps, kv_request->memory);
-  BuildProfile(in.records, trace, opts, caps, &p, fleet ? &*fleet : nullptr);
-  if (WantsKvCacheSection(*kv_request)) BuildKvCacheSection(trace, opts, *kv_request, caps, &p);
-  if (in.format == InputFormat::kCctrace) {
-    p.counting = in.counting;
-    p.cctrace = SummarizeCctrace(in.records, trace, in.cctrace, a.warm_prefix);
-  }
-  if (in.gateway) {
-    p.gateway = ComputeGatewayFindings(in.records, trace);
-    p.gateway.layouts = in.layouts;
-    p.gateway.per_request_session_fields = in.per_request_session_fields;
-    for (std::string& s : GatewayFindingSentences(p.gateway)) p.findings.push_back(std::move(s));
-  }
+  analyze.fleet = ResolveFleetOptions(a.fleet, trace.block_size, caps, kv_request->memory);
+  Profile p = AnalyzeInput(in, trace, skips, analyze);
   if (a.show_prefix_text > 0) {
     if (!in.gateway) {
       PrintWarning(fmt::format("--show-prefix-text: {} is a hashed trace and holds no prompt text",

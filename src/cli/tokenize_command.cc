@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "read/input_stream.h"
+#include "read/read_context.h"
 #include "tokenize/caching_tokenizer.h"
 #include "tokenize/tokenizer.h"
 
@@ -20,7 +21,7 @@ struct TokenizeArgs {
   bool count = false;
   bool null_data = false;
   bool cache = false;
-  size_t max_line_bytes = 256ull << 20;
+  size_t max_line_bytes = ReadLimits{}.max_line_bytes;
 };
 
 // Calls fn(record) for each NUL-terminated record (a final record without NUL counts too).

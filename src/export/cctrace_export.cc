@@ -11,6 +11,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "common/replay_order.h"
 #include "export/cctrace_hash.h"
 
 namespace ltl {
@@ -278,20 +279,11 @@ void SplitThreads(const Conversation& conv, std::vector<const AnthropicCall*>* p
 
 void BuildCctraceFiles(std::vector<AnthropicCall> calls, const CctraceExportOptions& options,
                        std::vector<CctraceFile>* files, CctraceExportStats* stats) {
-  // Time order; a call without a time takes the previous call's (keeps its file position).
-  double last = 0;
-  for (auto& c : calls) {
-    if (c.has_time) {
-      last = c.time_s;
-    } else {
-      c.time_s = last;
-      ++stats->untimed;
-    }
-  }
-  std::vector<size_t> order(calls.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return calls[a].time_s < calls[b].time_s; });
+  // Time order (common/replay_order.h); an untimed call takes the time it replays at.
+  const ReplayOrder replay = OrderForReplay(calls);
+  for (size_t i = 0; i < calls.size(); ++i) calls[i].time_s = replay.time_s[i];
+  stats->untimed += replay.untimed;
+  const std::vector<uint32_t>& order = replay.order;
 
   // Sessions, in order of their first call.
   std::vector<Conversation> convs;

@@ -123,7 +123,7 @@ Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOption
           ctx->name, r.line, r.block_size, bs));
   }
 
-  ExportOrder order = OrderForExport(records);
+  const ReplayOrder order = OrderForExport(records);
   auto usable = [&](const RequestRecord& r, bool count_skips) {
     if (r.input_tokens <= 0) {
       if (count_skips) ctx->Skip("input_length is 0 (replay tools reject it)", r.line);

@@ -7,11 +7,13 @@
 #include <cctype>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "common/ordered_pipeline.h"
+#include "common/replay_order.h"
 #include "hash/block_interner.h"
 #include "hash/conform_ids.h"
 #include "read/csv_reader.h"
@@ -54,13 +56,10 @@ void PostProcess(std::vector<RequestRecord>* records, const std::vector<std::str
       if (per_request.count(r.session_field)) r.conversation = inferred[i - first];
     }
   // Turns: 1-based position within the conversation in time order (file order for ties).
-  std::vector<size_t> order(records->size() - first);
-  std::iota(order.begin(), order.end(), first);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return (*records)[a].time_s < (*records)[b].time_s; });
+  const std::span<RequestRecord> these(records->data() + first, records->size() - first);
   std::unordered_map<std::string, int> turns;
-  for (size_t i : order) {
-    RequestRecord& r = (*records)[i];
+  for (uint32_t k : OrderForReplay(these).order) {  // the order they replay in
+    RequestRecord& r = these[k];
     if (!r.conversation.empty()) r.turn = ++turns[r.conversation];
   }
 }

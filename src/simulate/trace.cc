@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <unordered_map>
+
+#include "common/replay_order.h"
 
 namespace ltl {
 
@@ -18,18 +19,9 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
   Trace t;
   BlockInterner interned = std::move(from);  // freed on return
   interned.ReleaseIdTable();
-  std::vector<uint32_t> order(records.size());
-  std::iota(order.begin(), order.end(), 0u);
-  // Records without a time sort as if they had the time of the previous timed record, which keeps
-  // them in file position; a stable sort keeps ties in file order.
-  std::vector<double> key(records.size());
-  double last = 0;
-  for (size_t i = 0; i < records.size(); ++i) {
-    if (records[i].has_time) last = records[i].time_s;
-    key[i] = records[i].has_time ? records[i].time_s : last;
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
+  const ReplayOrder replay = OrderForReplay(records);
+  const std::vector<uint32_t>& order = replay.order;
+  const std::vector<double>& key = replay.time_s;
 
   t.requests.reserve(records.size());
   t.blocks.reserve(interned.flat_accesses());

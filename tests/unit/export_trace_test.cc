@@ -134,7 +134,7 @@ TEST(ExportOrder, UntimedRowsTakeThePreviousTimeAndTiesKeepFileOrder) {
   recs[2].has_time = false;  // inherits 9
   recs[3].has_time = true, recs[3].time_s = 4;
   recs[4].has_time = true, recs[4].time_s = 9;
-  ExportOrder o = OrderForExport(recs);
+  ReplayOrder o = OrderForExport(recs);
   EXPECT_EQ(o.order, (std::vector<uint32_t>{0, 3, 1, 2, 4}));
   EXPECT_EQ(o.time_s, (std::vector<double>{4, 9, 9, 4, 9}));
   EXPECT_EQ(o.untimed, 2u);

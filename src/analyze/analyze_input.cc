@@ -1,0 +1,46 @@
+// AnalyzeInput (see analyze_input.h).
+#include "analyze/analyze_input.h"
+
+#include <fmt/format.h>
+
+#include "analyze/cctrace_summary.h"
+#include "analyze/gateway_findings.h"
+#include "common/units.h"
+
+namespace ltl {
+
+Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounter& skips,
+                     const AnalyzeOptions& o) {
+  Profile p;
+  p.input_name = o.input_name;
+  p.format = FormatName(in.format);
+  p.encoding = in.encoding;
+  p.input_bytes = in.bytes;
+  p.rows_read = RealRequests(trace) + skips.total();
+  p.skipped = skips;
+  if (in.gateway) {
+    p.filtered_status = in.filtered_status;
+    p.counting = in.counting;
+    p.tokenizer = o.tokenizer;
+    p.rows_read += in.filtered_status;
+    for (const auto& [layout, n] : in.layouts)
+      p.template_layout += fmt::format("{}{} ({} requests)", p.template_layout.empty() ? "" : ", ",
+                                       layout, WithCommas(static_cast<int64_t>(n)));
+  }
+  BuildProfile(in.records, trace, o.replay, o.capacities, &p, o.fleet ? &*o.fleet : nullptr);
+  if (WantsKvCacheSection(o.kv_cache))
+    BuildKvCacheSection(trace, o.replay, o.kv_cache, o.capacities, &p);
+  if (in.format == InputFormat::kCctrace) {
+    p.counting = in.counting;
+    p.cctrace = SummarizeCctrace(in.records, trace, in.cctrace, o.warm_prefix);
+  }
+  if (in.gateway) {
+    p.gateway = ComputeGatewayFindings(in.records, trace);
+    p.gateway.layouts = in.layouts;
+    p.gateway.per_request_session_fields = in.per_request_session_fields;
+    for (std::string& s : GatewayFindingSentences(p.gateway)) p.findings.push_back(std::move(s));
+  }
+  return p;
+}
+
+}  // namespace ltl

@@ -1,0 +1,34 @@
+// AnalyzeInput: everything `profile` computes from a loaded input and its Trace, gathered into one
+// Profile — the description of the input, the LRU curve and distributions (BuildProfile), the
+// eviction-policy section, the fleet, and the findings of gateway logs or cache traces. The
+// command line only resolves options, reads the input and writes the renderings.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "analyze/build_kv_cache.h"
+#include "analyze/build_profile.h"
+#include "analyze/profile.h"
+#include "common/skip_counter.h"
+#include "ingest/load_input.h"
+#include "simulate/fleet_options.h"
+#include "simulate/replay_options.h"
+#include "simulate/trace.h"
+
+namespace ltl {
+
+struct AnalyzeOptions {
+  std::string input_name;  // as shown in messages and the report
+  ReplayOptions replay;
+  CapacitySpec capacities;
+  std::optional<FleetOptions> fleet;  // --workers
+  KvCacheRequest kv_cache;            // eviction policies and KV memory
+  bool warm_prefix = false;           // cache traces: --warm-prefix
+  std::string tokenizer;              // gateway logs: the --tokenizer used ("" = none)
+};
+
+Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounter& skips,
+                     const AnalyzeOptions& options);
+
+}  // namespace ltl
