@@ -65,9 +65,8 @@ void AppendStrRepr(std::string_view s, std::string* out) {
            TypeName(b) + "'");
 }
 
-int64_t CheckedInt(bool overflow, int64_t v) {
+void CheckOverflow(bool overflow) {
   if (overflow) Fail(ErrorKind::kUnsupported, "integer result exceeds 64 bits");
-  return v;
 }
 
 int64_t FloorDivInt(int64_t a, int64_t b) {
@@ -475,7 +474,8 @@ Value PyBinary(BinOp op, const Value& a, const Value& b, Arena* arena) {
     case BinOp::kAdd:
       if (ints) {
         int64_t r = 0;
-        return Value::Int(CheckedInt(__builtin_add_overflow(IntOf(a), IntOf(b), &r), r), src);
+        CheckOverflow(__builtin_add_overflow(IntOf(a), IntOf(b), &r));
+        return Value::Int(r, src);
       }
       if (nums) return Value::Float(AsDouble(a) + AsDouble(b), src);
       if (a.kind == Kind::kString && b.kind == Kind::kString) {
@@ -502,14 +502,16 @@ Value PyBinary(BinOp op, const Value& a, const Value& b, Arena* arena) {
     case BinOp::kSub:
       if (ints) {
         int64_t r = 0;
-        return Value::Int(CheckedInt(__builtin_sub_overflow(IntOf(a), IntOf(b), &r), r), src);
+        CheckOverflow(__builtin_sub_overflow(IntOf(a), IntOf(b), &r));
+        return Value::Int(r, src);
       }
       if (nums) return Value::Float(AsDouble(a) - AsDouble(b), src);
       BinaryTypeError(name, a, b);
     case BinOp::kMul:
       if (ints) {
         int64_t r = 0;
-        return Value::Int(CheckedInt(__builtin_mul_overflow(IntOf(a), IntOf(b), &r), r), src);
+        CheckOverflow(__builtin_mul_overflow(IntOf(a), IntOf(b), &r));
+        return Value::Int(r, src);
       }
       if (nums) return Value::Float(AsDouble(a) * AsDouble(b), src);
       if ((a.kind == Kind::kString || a.kind == Kind::kList) && IsIntLike(b)) return Repeat(arena, a, IntOf(b));
@@ -555,9 +557,9 @@ Value PyBinary(BinOp op, const Value& a, const Value& b, Arena* arena) {
       if (ints && IntOf(b) >= 0) {
         int64_t base = IntOf(a), e = IntOf(b), r = 1;
         while (e > 0) {
-          if (e & 1) CheckedInt(__builtin_mul_overflow(r, base, &r), r);
+          if (e & 1) CheckOverflow(__builtin_mul_overflow(r, base, &r));
           e >>= 1;
-          if (e) CheckedInt(__builtin_mul_overflow(base, base, &base), base);
+          if (e) CheckOverflow(__builtin_mul_overflow(base, base, &base));
         }
         return Value::Int(r, src);
       }
