@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages llmtrafficlens needs to build and test, when any is missing.
-# Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite needs: chromium, node)
+# Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite needs: chromium, node,
+# python3-jinja2 for the chat-template oracle)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config python3 libsimdjson-dev libfmt-dev libcli11-dev
       nlohmann-json3-dev libzstd-dev zstd zlib1g-dev libssl-dev libpcre2-dev libgtest-dev
       libbenchmark-dev libabsl-dev libicu-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(clang libclang-rt-14-dev clang-tidy chromium)
+  pkgs+=(clang libclang-rt-14-dev clang-tidy chromium python3-jinja2)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi

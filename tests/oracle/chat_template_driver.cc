@@ -66,7 +66,9 @@ void PrintResult(bool ok, const ltl::ChatTemplateScratch& s, bool segments) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s TEMPLATE --vars|--requests FILE [--special-tokens JSON] [--segments]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s TEMPLATE --vars|--requests FILE [--special-tokens JSON] [--segments]\n",
+                 argv[0]);
     return 2;
   }
   std::string mode = argv[2];
@@ -116,7 +118,8 @@ int main(int argc, char** argv) {
           if (field.value.get(now) == simdjson::SUCCESS) input.now_unix_seconds = now;
           continue;
         }
-        input.Set(std::string(field.key), ltl::ct::FromDom(field.value, ltl::ct::kFraming, &scratch.arena));
+        input.Set(std::string(field.key),
+                  ltl::ct::FromDom(field.value, ltl::ct::kFraming, &scratch.arena));
       }
     } else {
       std::string reason;

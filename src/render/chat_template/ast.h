@@ -14,26 +14,26 @@ namespace ltl::ct {
 
 enum class NodeKind : uint8_t {
   // expressions
-  kConst,      // value (none/bool/int/float/string literal)
-  kName,       // name_id
-  kGetattr,    // kids[0].name
-  kGetitem,    // kids[0][kids[1]]
-  kSlice,      // kids: start, stop, step (nullptr when absent)
-  kCall,       // kids[0](args...) ; args/kwargs below
-  kFilter,     // kids[0] (or nullptr inside filter blocks) | name(args)
-  kTest,       // kids[0] is name(args)
+  kConst,    // value (none/bool/int/float/string literal)
+  kName,     // name_id
+  kGetattr,  // kids[0].name
+  kGetitem,  // kids[0][kids[1]]
+  kSlice,    // kids: start, stop, step (nullptr when absent)
+  kCall,     // kids[0](args...) ; args/kwargs below
+  kFilter,   // kids[0] (or nullptr inside filter blocks) | name(args)
+  kTest,     // kids[0] is name(args)
   kNot,
   kNeg,
   kPos,
-  kBinary,     // op, kids[0], kids[1]
-  kConcat,     // kids...
-  kCompare,    // kids[0] then (ops[i], kids[i+1])
+  kBinary,   // op, kids[0], kids[1]
+  kConcat,   // kids...
+  kCompare,  // kids[0] then (ops[i], kids[i+1])
   kAnd,
   kOr,
-  kCondExpr,   // kids: test, true_expr, false_expr (nullptr = undefined)
+  kCondExpr,  // kids: test, true_expr, false_expr (nullptr = undefined)
   kList,
   kTuple,
-  kDict,       // kids: key0, value0, key1, value1, ...
+  kDict,  // kids: key0, value0, key1, value1, ...
   // statements
   kTemplateData,  // text
   kOutput,        // kids: TemplateData / expressions
@@ -47,8 +47,8 @@ enum class NodeKind : uint8_t {
   kWith,          // targets/values in kids (pairs); body
   kBreak,
   kContinue,
-  kScopeBody,     // body only ({% generation %})
-  kNSRef,         // assignment target ns.attr: name_id + name (attr)
+  kScopeBody,  // body only ({% generation %})
+  kNSRef,      // assignment target ns.attr: name_id + name (attr)
 };
 
 enum class BinOp : uint8_t { kAdd, kSub, kMul, kDiv, kFloorDiv, kMod, kPow };
@@ -65,9 +65,9 @@ struct Keyword {
 struct Node {
   NodeKind kind = NodeKind::kConst;
   int line = 0, column = 0;
-  int name_id = -1;        // kName, kNSRef, kMacro; filter/test id for kFilter/kTest
-  std::string name;        // attribute / filter / test / macro name, template data text
-  Value constant;          // kConst
+  int name_id = -1;  // kName, kNSRef, kMacro; filter/test id for kFilter/kTest
+  std::string name;  // attribute / filter / test / macro name, template data text
+  Value constant;    // kConst
   BinOp binop = BinOp::kAdd;
   std::vector<CmpOp> cmp_ops;
   std::vector<const Node*> kids;

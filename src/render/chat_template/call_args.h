@@ -35,7 +35,9 @@ struct CallArgs {
     for (const auto& [k, v] : kw) {
       bool known = false;
       for (std::string_view n : names) known = known || n == k;
-      if (!known) TypeFail(std::string(fn) + "() got an unexpected keyword argument '" + std::string(k) + "'");
+      if (!known)
+        TypeFail(std::string(fn) + "() got an unexpected keyword argument '" + std::string(k) +
+                 "'");
     }
   }
 };

@@ -12,13 +12,20 @@ namespace ct {
 
 const char* ErrorKindName(ErrorKind k) {
   switch (k) {
-    case ErrorKind::kSyntax: return "syntax error";
-    case ErrorKind::kUndefined: return "undefined";
-    case ErrorKind::kType: return "type error";
-    case ErrorKind::kSecurity: return "sandbox";
-    case ErrorKind::kRaised: return "raise_exception";
-    case ErrorKind::kLimit: return "limit";
-    case ErrorKind::kUnsupported: return "unsupported";
+    case ErrorKind::kSyntax:
+      return "syntax error";
+    case ErrorKind::kUndefined:
+      return "undefined";
+    case ErrorKind::kType:
+      return "type error";
+    case ErrorKind::kSecurity:
+      return "sandbox";
+    case ErrorKind::kRaised:
+      return "raise_exception";
+    case ErrorKind::kLimit:
+      return "limit";
+    case ErrorKind::kUnsupported:
+      return "unsupported";
   }
   return "error";
 }
@@ -35,28 +42,44 @@ uint32_t SegmentMap::SegmentAt(size_t offset) const {
 
 const char* SegmentKindName(SegmentKind k) {
   switch (k) {
-    case SegmentKind::kFraming: return "framing";
-    case SegmentKind::kTools: return "tools";
-    case SegmentKind::kSystem: return "system";
-    case SegmentKind::kMessage: return "message";
-    case SegmentKind::kToolCall: return "tool_call";
-    case SegmentKind::kToolResult: return "tool_result";
-    case SegmentKind::kReasoning: return "reasoning";
-    case SegmentKind::kDocuments: return "documents";
-    case SegmentKind::kOther: return "other";
+    case SegmentKind::kFraming:
+      return "framing";
+    case SegmentKind::kTools:
+      return "tools";
+    case SegmentKind::kSystem:
+      return "system";
+    case SegmentKind::kMessage:
+      return "message";
+    case SegmentKind::kToolCall:
+      return "tool_call";
+    case SegmentKind::kToolResult:
+      return "tool_result";
+    case SegmentKind::kReasoning:
+      return "reasoning";
+    case SegmentKind::kDocuments:
+      return "documents";
+    case SegmentKind::kOther:
+      return "other";
   }
   return "?";
 }
 
 const char* SegmentRoleName(SegmentRole r) {
   switch (r) {
-    case SegmentRole::kNone: return "";
-    case SegmentRole::kSystem: return "system";
-    case SegmentRole::kDeveloper: return "developer";
-    case SegmentRole::kUser: return "user";
-    case SegmentRole::kAssistant: return "assistant";
-    case SegmentRole::kTool: return "tool";
-    case SegmentRole::kOther: return "other";
+    case SegmentRole::kNone:
+      return "";
+    case SegmentRole::kSystem:
+      return "system";
+    case SegmentRole::kDeveloper:
+      return "developer";
+    case SegmentRole::kUser:
+      return "user";
+    case SegmentRole::kAssistant:
+      return "assistant";
+    case SegmentRole::kTool:
+      return "tool";
+    case SegmentRole::kOther:
+      return "other";
   }
   return "?";
 }
@@ -92,6 +115,7 @@ bool ChatTemplate::Render(const ChatTemplateInput& input, ChatTemplateScratch* s
   globals.by_id.assign(pool_.names.size(), ct::Value());
   globals.given.assign(pool_.names.size(), false);
   globals.now_unix_seconds = input.now_unix_seconds;
+  globals.max_steps = input.max_steps;
   for (const auto& [name, value] : input.vars) {
     for (size_t i = 0; i < pool_.names.size(); ++i) {
       if (pool_.names[i] == name) {
@@ -118,7 +142,8 @@ bool ChatTemplate::Render(const ChatTemplateInput& input, ChatTemplateScratch* s
     scratch->text.append(p.data, p.size);
     if (p.src == ct::kFraming) continue;
     auto& spans = scratch->segments.spans;
-    if (!spans.empty() && spans.back().segment == p.src && spans.back().offset + spans.back().length == at) {
+    if (!spans.empty() && spans.back().segment == p.src &&
+        spans.back().offset + spans.back().length == at) {
       spans.back().length += p.size;
     } else {
       spans.push_back(SegmentSpan{at, p.size, p.src});

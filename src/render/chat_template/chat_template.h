@@ -60,7 +60,8 @@ struct ChatTemplateScratch {
 // built in `scratch.arena` (template_messages.h builds them from request bodies).
 struct ChatTemplateInput {
   std::vector<std::pair<std::string, ct::Value>> vars;
-  int64_t now_unix_seconds = 0;  // what strftime_now() formats
+  int64_t now_unix_seconds = 0;     // what strftime_now() formats
+  uint64_t max_steps = 50'000'000;  // loop iterations + macro calls, then a "limit" error
   void Set(std::string name, const ct::Value& v) { vars.emplace_back(std::move(name), v); }
 };
 

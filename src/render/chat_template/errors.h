@@ -12,12 +12,12 @@
 namespace ltl::ct {
 
 enum class ErrorKind {
-  kSyntax,     // TemplateSyntaxError / TemplateAssertionError (at parse time)
-  kUndefined,  // UndefinedError
-  kType,       // TypeError, ValueError, ZeroDivisionError, ... raised by Python operations
-  kSecurity,   // SecurityError: the immutable sandbox refused an attribute or call
-  kRaised,     // raise_exception(msg): the template's own message
-  kLimit,      // our own limits (recursion depth, output size)
+  kSyntax,       // TemplateSyntaxError / TemplateAssertionError (at parse time)
+  kUndefined,    // UndefinedError
+  kType,         // TypeError, ValueError, ZeroDivisionError, ... raised by Python operations
+  kSecurity,     // SecurityError: the immutable sandbox refused an attribute or call
+  kRaised,       // raise_exception(msg): the template's own message
+  kLimit,        // our own limits (recursion depth, output size)
   kUnsupported,  // a Python feature this engine does not implement
 };
 
@@ -47,6 +47,8 @@ class TemplateError : public std::exception {
 [[noreturn]] inline void Fail(ErrorKind kind, std::string message) {
   throw TemplateError(kind, std::move(message));
 }
-[[noreturn]] inline void TypeFail(std::string message) { Fail(ErrorKind::kType, std::move(message)); }
+[[noreturn]] inline void TypeFail(std::string message) {
+  Fail(ErrorKind::kType, std::move(message));
+}
 
 }  // namespace ltl::ct

@@ -64,6 +64,10 @@ void Evaluator::Run(const Body& body, std::vector<Piece>* out) {
   Exec(body);
 }
 
+void Evaluator::Step() {
+  if (++steps_ > globals_.max_steps) Fail(ErrorKind::kLimit, "template ran too long (step limit)");
+}
+
 Frame* Evaluator::NewFrame(Frame* parent) {
   Frame* f = arena_->New<Frame>();
   f->parent = parent;
@@ -79,7 +83,8 @@ void Evaluator::SetVar(Frame* f, int name_id, const Value& v) {
   }
   if (f->n == f->cap) {
     uint32_t ncap = f->cap ? f->cap * 2 : 4;
-    auto* nv = static_cast<Frame::Var*>(arena_->Alloc(sizeof(Frame::Var) * ncap, alignof(Frame::Var)));
+    auto* nv =
+        static_cast<Frame::Var*>(arena_->Alloc(sizeof(Frame::Var) * ncap, alignof(Frame::Var)));
     if (f->n) std::memcpy(static_cast<void*>(nv), f->vars, sizeof(Frame::Var) * f->n);
     f->vars = nv;
     f->cap = ncap;
@@ -145,8 +150,11 @@ Evaluator::Flow Evaluator::ExecNode(const Node* n) {
           if (Truthy(Eval(n->kids[i]))) return Exec(n->bodies[i]);
         }
         return Exec(n->else_body);
-      case NodeKind::kFor: return ExecFor(n);
-      case NodeKind::kAssign: ExecAssign(n->kids[0], Eval(n->kids[1])); return Flow::kNormal;
+      case NodeKind::kFor:
+        return ExecFor(n);
+      case NodeKind::kAssign:
+        ExecAssign(n->kids[0], Eval(n->kids[1]));
+        return Flow::kNormal;
       case NodeKind::kAssignBlock: {
         Value captured = Capture(n->body, frame_);
         if (n->kids[1]) {
@@ -211,10 +219,14 @@ Evaluator::Flow Evaluator::ExecNode(const Node* n) {
         frame_ = saved;
         return flow;
       }
-      case NodeKind::kBreak: return Flow::kBreak;
-      case NodeKind::kContinue: return Flow::kContinue;
-      case NodeKind::kScopeBody: return Exec(n->body);
-      default: Fail(ErrorKind::kUnsupported, "unexpected statement");
+      case NodeKind::kBreak:
+        return Flow::kBreak;
+      case NodeKind::kContinue:
+        return Flow::kContinue;
+      case NodeKind::kScopeBody:
+        return Exec(n->body);
+      default:
+        Fail(ErrorKind::kUnsupported, "unexpected statement");
     }
   } catch (TemplateError& e) {
     if (!e.has_position()) e.SetPosition(n->line, n->column);
@@ -260,6 +272,7 @@ Evaluator::Flow Evaluator::ExecFor(const Node* n) {
   loop_value.loop = loop;
   Frame* saved = frame_;
   for (size_t i = 0; i < items.size(); ++i) {
+    Step();
     loop->index = i;
     frame_ = NewFrame(saved);
     if (loop_id_ >= 0) SetVar(frame_, loop_id_, loop_value);
@@ -279,7 +292,9 @@ Evaluator::Flow Evaluator::ExecFor(const Node* n) {
 
 void Evaluator::ExecAssign(const Node* target, const Value& v) {
   switch (target->kind) {
-    case NodeKind::kName: SetVar(frame_, target->name_id, v); return;
+    case NodeKind::kName:
+      SetVar(frame_, target->name_id, v);
+      return;
     case NodeKind::kNSRef: {
       Value ns = Lookup(target->name_id, target);
       if (ns.kind != Kind::kNamespace) {
@@ -294,7 +309,8 @@ void Evaluator::ExecAssign(const Node* target, const Value& v) {
       PyIterate(v, arena_, &items);
       if (items.size() != target->kids.size()) {
         if (items.size() > target->kids.size()) {
-          TypeFail("too many values to unpack (expected " + std::to_string(target->kids.size()) + ")");
+          TypeFail("too many values to unpack (expected " + std::to_string(target->kids.size()) +
+                   ")");
         }
         TypeFail("not enough values to unpack (expected " + std::to_string(target->kids.size()) +
                  ", got " + std::to_string(items.size()) + ")");
@@ -302,7 +318,8 @@ void Evaluator::ExecAssign(const Node* target, const Value& v) {
       for (size_t i = 0; i < items.size(); ++i) ExecAssign(target->kids[i], items[i]);
       return;
     }
-    default: Fail(ErrorKind::kSyntax, "can't assign to this target");
+    default:
+      Fail(ErrorKind::kSyntax, "can't assign to this target");
   }
 }
 
@@ -329,8 +346,10 @@ Value Evaluator::Capture(const Body& body, Frame* frame) {
 Value Evaluator::Eval(const Node* n) {
   try {
     switch (n->kind) {
-      case NodeKind::kConst: return n->constant;
-      case NodeKind::kName: return Lookup(n->name_id, n);
+      case NodeKind::kConst:
+        return n->constant;
+      case NodeKind::kName:
+        return Lookup(n->name_id, n);
       case NodeKind::kGetattr: {
         Value obj = Eval(n->kids[0]);
         if (obj.kind == Kind::kLoop) return LoopAttr(obj.loop, n->name);
@@ -353,12 +372,18 @@ Value Evaluator::Eval(const Node* n) {
         }
         return GetItem(obj, k, arena_);
       }
-      case NodeKind::kCall: return EvalCall(n);
-      case NodeKind::kFilter: return EvalFilter(n);
-      case NodeKind::kTest: return Value::Bool(EvalTest(n));
-      case NodeKind::kNot: return Value::Bool(!Truthy(Eval(n->kids[0])));
-      case NodeKind::kNeg: return PyNegate(Eval(n->kids[0]), true);
-      case NodeKind::kPos: return PyNegate(Eval(n->kids[0]), false);
+      case NodeKind::kCall:
+        return EvalCall(n);
+      case NodeKind::kFilter:
+        return EvalFilter(n);
+      case NodeKind::kTest:
+        return Value::Bool(EvalTest(n));
+      case NodeKind::kNot:
+        return Value::Bool(!Truthy(Eval(n->kids[0])));
+      case NodeKind::kNeg:
+        return PyNegate(Eval(n->kids[0]), true);
+      case NodeKind::kPos:
+        return PyNegate(Eval(n->kids[0]), false);
       case NodeKind::kBinary: {
         Value a = Eval(n->kids[0]);
         Value b = Eval(n->kids[1]);
@@ -408,7 +433,8 @@ Value Evaluator::Eval(const Node* n) {
         }
         return Value::DictOf(d);
       }
-      default: Fail(ErrorKind::kUnsupported, "unexpected expression");
+      default:
+        Fail(ErrorKind::kUnsupported, "unexpected expression");
     }
   } catch (TemplateError& e) {
     if (!e.has_position()) e.SetPosition(n->line, n->column);
@@ -521,8 +547,10 @@ Value Evaluator::CallValue(const Value& callee, const CallArgs& args) {
       }
       return CallMacro(c->macro, rest, caller);
     }
-    case CallableKind::kBuiltin: return CallBuiltin(c, args);
-    case CallableKind::kMethod: return CallMethod(c->method, c->self, args, arena_);
+    case CallableKind::kBuiltin:
+      return CallBuiltin(c, args);
+    case CallableKind::kMethod:
+      return CallMethod(c->method, c->self, args, arena_);
     case CallableKind::kLoopCycle: {
       if (args.pos.empty()) TypeFail("no items for cycling given");
       return args.pos[c->loop->index % args.pos.size()];
@@ -545,13 +573,15 @@ Value Evaluator::CallValue(const Value& callee, const CallArgs& args) {
       if (mut->state++ == 0) return Value::Str(std::string_view("", 0));
       return mut->self;
     }
-    case CallableKind::kCycler: Fail(ErrorKind::kUnsupported, "cycler() is not supported");
+    case CallableKind::kCycler:
+      Fail(ErrorKind::kUnsupported, "cycler() is not supported");
   }
   TypeFail("object is not callable");
 }
 
 Value Evaluator::CallMacro(const MacroDef* m, const CallArgs& args, const Value* caller) {
   const Node* def = m->node;
+  Step();
   if (++depth_ > kMaxDepth) {
     --depth_;
     Fail(ErrorKind::kLimit, "macro calls nested too deeply");
@@ -581,7 +611,8 @@ Value Evaluator::CallMacro(const MacroDef* m, const CallArgs& args, const Value*
     if (i < np) {
       if (bound[i]) {
         --depth_;
-        TypeFail("macro '" + std::string(m->name) + "' got multiple values for argument '" + std::string(k) + "'");
+        TypeFail("macro '" + std::string(m->name) + "' got multiple values for argument '" +
+                 std::string(k) + "'");
       }
       SetVar(f, def->params[i], v);
       bound[i] = true;
@@ -590,7 +621,8 @@ Value Evaluator::CallMacro(const MacroDef* m, const CallArgs& args, const Value*
       kwargs->Set(arena_, Value::Str(k), v);
     } else {
       --depth_;
-      TypeFail("macro '" + std::string(m->name) + "' takes no keyword argument '" + std::string(k) + "'");
+      TypeFail("macro '" + std::string(m->name) + "' takes no keyword argument '" + std::string(k) +
+               "'");
     }
   }
   if (caller && !def->uses_caller) {
@@ -645,7 +677,8 @@ Value Evaluator::CallBuiltin(const Callable* c, const CallArgs& args) {
       int64_t v[3] = {0, 0, 1};
       for (size_t i = 0; i < args.pos.size(); ++i) {
         if (!AsIndex(args.pos[i], &v[i])) {
-          TypeFail(std::string("'") + TypeName(args.pos[i]) + "' object cannot be interpreted as an integer");
+          TypeFail(std::string("'") + TypeName(args.pos[i]) +
+                   "' object cannot be interpreted as an integer");
         }
       }
       int64_t start = 0, stop, step = 1;
@@ -674,7 +707,8 @@ Value Evaluator::CallBuiltin(const Callable* c, const CallArgs& args) {
       if (args.pos.size() == 1) {
         const Value& init = args.pos[0];
         if (init.kind == Kind::kDict || init.kind == Kind::kNamespace) {
-          for (size_t i = 0; i < init.dict->size; ++i) d->Set(arena_, init.dict->entries[i].key, init.dict->entries[i].value);
+          for (size_t i = 0; i < init.dict->size; ++i)
+            d->Set(arena_, init.dict->entries[i].key, init.dict->entries[i].value);
         } else {
           std::vector<Value> items;
           PyIterate(init, arena_, &items);
@@ -707,8 +741,10 @@ Value Evaluator::CallBuiltin(const Callable* c, const CallArgs& args) {
       j->self = sep ? ToStringValue(*sep, arena_) : Value::Str(", ");
       return Value::Fn(j);
     }
-    case BuiltinFn::kLipsum: Fail(ErrorKind::kUnsupported, "lipsum() is not supported");
-    case BuiltinFn::kCycler: Fail(ErrorKind::kUnsupported, "cycler() is not supported");
+    case BuiltinFn::kLipsum:
+      Fail(ErrorKind::kUnsupported, "lipsum() is not supported");
+    case BuiltinFn::kCycler:
+      Fail(ErrorKind::kUnsupported, "cycler() is not supported");
   }
   TypeFail("unknown built-in");
 }

@@ -36,7 +36,8 @@ struct RenderGlobals {
   // Template globals by name id (the template's interned names); kUndefined when not given.
   std::vector<Value> by_id;
   std::vector<bool> given;
-  int64_t now_unix_seconds = 0;  // strftime_now() formats this instant (UTC)
+  int64_t now_unix_seconds = 0;     // strftime_now() formats this instant (UTC)
+  uint64_t max_steps = 50'000'000;  // loop iterations + macro calls before a kLimit error
 };
 
 class Evaluator {
@@ -84,6 +85,8 @@ class Evaluator {
   Frame* frame_ = nullptr;
   const Value* filter_base_ = nullptr;  // the captured body in filter blocks / block sets
   int depth_ = 0;
+  uint64_t steps_ = 0;
+  void Step();
   std::vector<int> builtin_of_name_;  // name id -> BuiltinFn + 1, or 0
   int loop_id_, caller_id_, varargs_id_, kwargs_id_;
 };

@@ -17,7 +17,9 @@ namespace ltl::ct {
 
 namespace {
 
-Value StrOf(const Value& v, Arena* a) { return ToStringValue(v, a); }
+Value StrOf(const Value& v, Arena* a) {
+  return ToStringValue(v, a);
+}
 
 Value ListFrom(Arena* a, const std::vector<Value>& items, bool generator = false) {
   List* l = a->New<List>();
@@ -60,7 +62,8 @@ Value AttrPath(const Value& item, const Value& attribute, Arena* a, const Value*
     size_t start = 0;
     while (true) {
       size_t dot = path.find('.', start);
-      std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      std::string part =
+          path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
       bool digits = !part.empty() && std::all_of(part.begin(), part.end(), ::isdigit);
       Value key = digits ? Value::Int(std::stoll(part)) : NewString(a, part);
       cur = GetItem(cur, key, a);
@@ -98,7 +101,8 @@ bool ParsePyFloat(std::string_view s, double* out) {
     return true;
   }
   for (char c : body) {
-    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == '+' || c == '-')) {
+    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == '+' ||
+          c == '-')) {
       return false;
     }
   }
@@ -143,7 +147,8 @@ Value RoundFilter(const Value& v, const CallArgs& args, Arena* a) {
   }
   if (method == "common") {
     if (v.kind != Kind::kFloat) return Value::Int(v.kind == Kind::kBool ? v.b : v.i, v.src);
-    if (precision < 0 || precision > 300) Fail(ErrorKind::kUnsupported, "round() precision out of range");
+    if (precision < 0 || precision > 300)
+      Fail(ErrorKind::kUnsupported, "round() precision out of range");
     if (!std::isfinite(v.d)) return v;
     // printf rounds the exact binary value half-to-even, as CPython's round(x, n) does.
     char buf[512];
@@ -239,12 +244,23 @@ Value Escape(const Value& v, Arena* a) {
   std::string out;
   for (char c : in) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&#34;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out.push_back(c);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&#34;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out.push_back(c);
     }
   }
   return NewString(a, out, DominantSegment(s));
@@ -285,7 +301,8 @@ Value Truncate(const Value& v, const CallArgs& args, Arena* a) {
   if (const Value* lw = args.Get(3, "leeway"); lw && !lw->is_none()) AsIndex(*lw, &leeway);
   int64_t n = static_cast<int64_t>(CodePointCount(s));
   int64_t nend = static_cast<int64_t>(CodePointCount(end));
-  if (length < nend) TypeFail("expected length >= " + std::to_string(nend) + ", got " + std::to_string(length));
+  if (length < nend)
+    TypeFail("expected length >= " + std::to_string(nend) + ", got " + std::to_string(length));
   if (n <= length + leeway) return sv;
   std::string head(s.substr(0, ByteOffsetOfCodePoint(s, static_cast<size_t>(length - nend))));
   if (!killwords) {
@@ -371,9 +388,11 @@ Value MapFilter(const Value& v, const CallArgs& args, Evaluator* ev) {
   if (args.pos.empty() && args.Kw("attribute")) {
     const Value* def = args.Kw("default");
     for (const auto& [k, x] : args.kw) {
-      if (k != "attribute" && k != "default") TypeFail("Unexpected keyword argument '" + std::string(k) + "'");
+      if (k != "attribute" && k != "default")
+        TypeFail("Unexpected keyword argument '" + std::string(k) + "'");
     }
-    for (const Value& item : Items(v, a)) out.push_back(AttrPath(item, *args.Kw("attribute"), a, def));
+    for (const Value& item : Items(v, a))
+      out.push_back(AttrPath(item, *args.Kw("attribute"), a, def));
     return ListFrom(a, out, true);
   }
   if (args.pos.empty()) TypeFail("map requires a filter argument");
@@ -417,7 +436,8 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
         Value m = GetAttr(v, StrView(*name, a), a);
         // Only real attributes (methods), not keys.
         if (m.kind == Kind::kCallable || (m.is_undefined() && m.undef && m.undef->unsafe)) return m;
-        return MakeUndefined(a, "'dict object' has no attribute '" + std::string(StrView(*name, a)) + "'");
+        return MakeUndefined(
+            a, "'dict object' has no attribute '" + std::string(StrView(*name, a)) + "'");
       }
       return GetAttr(v, StrView(StrOf(*name, a), a), a);
     }
@@ -425,45 +445,52 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
     case FilterId::kSlice: {
       int64_t n = 0;
       const Value* nv = args.Get(0, id == FilterId::kBatch ? "linecount" : "slices");
-      if (!nv || !AsIndex(*nv, &n) || n <= 0) TypeFail("batch/slice count must be a positive integer");
+      if (!nv || !AsIndex(*nv, &n) || n <= 0)
+        TypeFail("batch/slice count must be a positive integer");
       const Value* fill = args.Get(1, "fill_with");
       std::vector<Value> items = Items(v, a);
       std::vector<Value> groups;
       if (id == FilterId::kBatch) {
         for (size_t i = 0; i < items.size(); i += static_cast<size_t>(n)) {
           std::vector<Value> g(items.begin() + static_cast<long>(i),
-                               items.begin() + static_cast<long>(std::min(items.size(), i + static_cast<size_t>(n))));
+                               items.begin() + static_cast<long>(std::min(
+                                                   items.size(), i + static_cast<size_t>(n))));
           if (fill && !fill->is_none()) {
             while (g.size() < static_cast<size_t>(n)) g.push_back(*fill);
           }
           groups.push_back(ListFrom(a, g));
         }
       } else {
-        size_t len = items.size(), per = len / static_cast<size_t>(n), extra = len % static_cast<size_t>(n);
+        size_t len = items.size(), per = len / static_cast<size_t>(n),
+               extra = len % static_cast<size_t>(n);
         size_t offset = 0;
         for (size_t k = 0; k < static_cast<size_t>(n); ++k) {
           size_t start = offset + k * per;
           if (k < extra) ++offset;
           size_t end = offset + (k + 1) * per;
-          std::vector<Value> g(items.begin() + static_cast<long>(start), items.begin() + static_cast<long>(end));
+          std::vector<Value> g(items.begin() + static_cast<long>(start),
+                               items.begin() + static_cast<long>(end));
           if (fill && !fill->is_none() && k >= extra) g.push_back(*fill);
           groups.push_back(ListFrom(a, g));
         }
       }
       return ListFrom(a, groups, true);
     }
-    case FilterId::kCapitalize: return NewString(a, PyCapitalize(StrView(StrOf(v, a), a)), DominantSegment(v));
+    case FilterId::kCapitalize:
+      return NewString(a, PyCapitalize(StrView(StrOf(v, a), a)), DominantSegment(v));
     case FilterId::kCenter: {
       CallArgs pad;
       pad.pos.push_back(args.Get(0, "width") ? *args.Get(0, "width") : Value::Int(80));
       return CallMethod(Method::kCenter, StrOf(v, a), pad, a);
     }
     case FilterId::kCount:
-    case FilterId::kLength: return Value::Int(static_cast<int64_t>(PyLength(v, a)));
+    case FilterId::kLength:
+      return Value::Int(static_cast<int64_t>(PyLength(v, a)));
     case FilterId::kDefault: {
       const Value* def = args.Get(0, "default_value");
       bool boolean = BoolArg(args, 1, "boolean", false);
-      if (v.is_undefined() || (boolean && !Truthy(v))) return def ? *def : Value::Str(std::string_view("", 0));
+      if (v.is_undefined() || (boolean && !Truthy(v)))
+        return def ? *def : Value::Str(std::string_view("", 0));
       return v;
     }
     case FilterId::kDictsort: {
@@ -472,7 +499,8 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       std::string by = "key";
       if (const Value* b = args.Get(1, "by")) by = std::string(StrView(StrOf(*b, a), a));
       bool reverse = BoolArg(args, 2, "reverse", false);
-      if (by != "key" && by != "value") TypeFail("You can only sort by either \"key\" or \"value\"");
+      if (by != "key" && by != "value")
+        TypeFail("You can only sort by either \"key\" or \"value\"");
       std::vector<Value> items, keys;
       for (size_t i = 0; i < v.dict->size; ++i) {
         const DictEntry& e = v.dict->entries[i];
@@ -484,14 +512,16 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       return ListFrom(a, items);
     }
     case FilterId::kEscape:
-    case FilterId::kForceescape: return Escape(v, a);
+    case FilterId::kForceescape:
+      return Escape(v, a);
     case FilterId::kFirst: {
       std::vector<Value> items = Items(v, a);
       if (items.empty()) return MakeUndefined(a, "No first item, sequence was empty.");
       return items[0];
     }
     case FilterId::kLast: {
-      if (v.kind == Kind::kList && v.list->generator) TypeFail("'generator' object is not reversible");
+      if (v.kind == Kind::kList && v.list->generator)
+        TypeFail("'generator' object is not reversible");
       std::vector<Value> items = Items(v, a);
       if (items.empty()) return MakeUndefined(a, "No last item, sequence was empty.");
       return items.back();
@@ -512,7 +542,8 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       if (const Value* d = args.Get(0, "default")) def = *d;
       int64_t base = 10;
       if (const Value* b = args.Get(1, "base")) AsIndex(*b, &base);
-      if (v.kind == Kind::kInt || v.kind == Kind::kBool) return Value::Int(v.kind == Kind::kBool ? v.b : v.i, v.src);
+      if (v.kind == Kind::kInt || v.kind == Kind::kBool)
+        return Value::Int(v.kind == Kind::kBool ? v.b : v.i, v.src);
       if (v.kind == Kind::kFloat) {
         if (!std::isfinite(v.d)) return def;
         return Value::Int(static_cast<int64_t>(std::trunc(v.d)), v.src);
@@ -528,7 +559,8 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       return def;
     }
     case FilterId::kFormat: {
-      if (!args.pos.empty() && !args.kw.empty()) TypeFail("can't handle positional and keyword arguments at the same time");
+      if (!args.pos.empty() && !args.kw.empty())
+        TypeFail("can't handle positional and keyword arguments at the same time");
       Value fmt = StrOf(v, a);
       if (!args.kw.empty()) {
         Dict* d = a->New<Dict>();
@@ -553,24 +585,28 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       }
       std::vector<size_t> order(items.size());
       for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return PyLess(keys[x], keys[y], a); });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t x, size_t y) { return PyLess(keys[x], keys[y], a); });
       std::vector<Value> groups;
       for (size_t i = 0; i < order.size();) {
         size_t j = i;
         std::vector<Value> members;
-        while (j < order.size() && PyEquals(keys[order[j]], keys[order[i]], a)) members.push_back(items[order[j++]]);
+        while (j < order.size() && PyEquals(keys[order[j]], keys[order[i]], a))
+          members.push_back(items[order[j++]]);
         Value grouper = case_sensitive ? keys[order[i]] : raw_keys[order[i]];
         groups.push_back(Tuple2(a, grouper, ListFrom(a, members)));
         i = j;
       }
       return ListFrom(a, groups);
     }
-    case FilterId::kIndent: return Indent(v, args, a);
+    case FilterId::kIndent:
+      return Indent(v, args, a);
     case FilterId::kItems: {
       if (v.is_undefined()) return ListFrom(a, {}, true);
       if (v.kind != Kind::kDict) TypeFail("Can only get item pairs from a mapping.");
       std::vector<Value> items;
-      for (size_t i = 0; i < v.dict->size; ++i) items.push_back(Tuple2(a, v.dict->entries[i].key, v.dict->entries[i].value));
+      for (size_t i = 0; i < v.dict->size; ++i)
+        items.push_back(Tuple2(a, v.dict->entries[i].key, v.dict->entries[i].value));
       return ListFrom(a, items, true);
     }
     case FilterId::kJoin: {
@@ -581,15 +617,20 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       std::vector<Value> items = Items(v, a);
       for (size_t i = 0; i < items.size(); ++i) {
         if (i) AppendPieces(sep, &pieces);
-        Value x = attribute && !attribute->is_none() ? AttrPath(items[i], *attribute, a, nullptr) : items[i];
+        Value x = attribute && !attribute->is_none() ? AttrPath(items[i], *attribute, a, nullptr)
+                                                     : items[i];
         AppendPieces(StrOf(x, a), &pieces);
       }
       return MakeString(a, pieces.data(), pieces.size());
     }
-    case FilterId::kList: return ListFrom(a, Items(v, a));
-    case FilterId::kLower: return NewString(a, PyLower(StrView(StrOf(v, a), a)), DominantSegment(v));
-    case FilterId::kUpper: return NewString(a, PyUpper(StrView(StrOf(v, a), a)), DominantSegment(v));
-    case FilterId::kMap: return MapFilter(v, args, ev);
+    case FilterId::kList:
+      return ListFrom(a, Items(v, a));
+    case FilterId::kLower:
+      return NewString(a, PyLower(StrView(StrOf(v, a), a)), DominantSegment(v));
+    case FilterId::kUpper:
+      return NewString(a, PyUpper(StrView(StrOf(v, a), a)), DominantSegment(v));
+    case FilterId::kMap:
+      return MapFilter(v, args, ev);
     case FilterId::kMax:
     case FilterId::kMin: {
       bool case_sensitive = BoolArg(args, 0, "case_sensitive", false);
@@ -608,10 +649,14 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       }
       return items[best];
     }
-    case FilterId::kReject: return SelectReject(v, args, ev, false, false);
-    case FilterId::kRejectattr: return SelectReject(v, args, ev, false, true);
-    case FilterId::kSelect: return SelectReject(v, args, ev, true, false);
-    case FilterId::kSelectattr: return SelectReject(v, args, ev, true, true);
+    case FilterId::kReject:
+      return SelectReject(v, args, ev, false, false);
+    case FilterId::kRejectattr:
+      return SelectReject(v, args, ev, false, true);
+    case FilterId::kSelect:
+      return SelectReject(v, args, ev, true, false);
+    case FilterId::kSelectattr:
+      return SelectReject(v, args, ev, true, true);
     case FilterId::kReplace: {
       if (args.pos.size() < 2) TypeFail("replace() missing required arguments");
       CallArgs r;
@@ -620,7 +665,8 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       return CallMethod(Method::kReplace, StrOf(v, a), r, a);
     }
     case FilterId::kReverse: {
-      if (v.kind == Kind::kString) return SliceValue(v, Value::None(), Value::None(), Value::Int(-1), a);
+      if (v.kind == Kind::kString)
+        return SliceValue(v, Value::None(), Value::None(), Value::Int(-1), a);
       if (v.kind == Kind::kList && v.list->generator) {
         std::vector<Value> items = Items(v, a);
         std::reverse(items.begin(), items.end());
@@ -630,9 +676,11 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       std::reverse(items.begin(), items.end());
       return ListFrom(a, items, true);
     }
-    case FilterId::kRound: return RoundFilter(v, args, a);
+    case FilterId::kRound:
+      return RoundFilter(v, args, a);
     case FilterId::kSafe:
-    case FilterId::kString: return StrOf(v, a);
+    case FilterId::kString:
+      return StrOf(v, a);
     case FilterId::kSort: {
       bool reverse = BoolArg(args, 0, "reverse", false);
       bool case_sensitive = BoolArg(args, 1, "case_sensitive", false);
@@ -642,7 +690,8 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       StableSort(&items, &keys, reverse, a);
       return ListFrom(a, items);
     }
-    case FilterId::kStriptags: return Striptags(v, a);
+    case FilterId::kStriptags:
+      return Striptags(v, a);
     case FilterId::kSum: {
       const Value* attribute = args.Get(0, "attribute");
       Value total = Value::Int(0);
@@ -653,14 +702,17 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       }
       return total;
     }
-    case FilterId::kTitle: return Title(v, a);
-    case FilterId::kTojson: return Tojson(v, args, a);
+    case FilterId::kTitle:
+      return Title(v, a);
+    case FilterId::kTojson:
+      return Tojson(v, args, a);
     case FilterId::kTrim: {
       CallArgs s;
       if (const Value* c = args.Get(0, "chars")) s.pos.push_back(*c);
       return CallMethod(Method::kStrip, StrOf(v, a), s, a);
     }
-    case FilterId::kTruncate: return Truncate(v, args, a);
+    case FilterId::kTruncate:
+      return Truncate(v, args, a);
     case FilterId::kUnique: {
       bool case_sensitive = BoolArg(args, 0, "case_sensitive", false);
       const Value* attribute = args.Get(1, "attribute");
@@ -688,7 +740,8 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       }
       return Value::Int(n);
     }
-    case FilterId::kCount_: break;
+    case FilterId::kCount_:
+      break;
   }
   Fail(ErrorKind::kUnsupported, "unknown filter");
 }

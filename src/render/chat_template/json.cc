@@ -54,14 +54,29 @@ void AppendJsonString(std::string_view s, bool ensure_ascii, std::string* out) {
     uint32_t cp = NextCodePoint(s, &i);
     char buf[16];
     switch (cp) {
-      case '"': out->append("\\\""); continue;
-      case '\\': out->append("\\\\"); continue;
-      case '\n': out->append("\\n"); continue;
-      case '\r': out->append("\\r"); continue;
-      case '\t': out->append("\\t"); continue;
-      case '\b': out->append("\\b"); continue;
-      case '\f': out->append("\\f"); continue;
-      default: break;
+      case '"':
+        out->append("\\\"");
+        continue;
+      case '\\':
+        out->append("\\\\");
+        continue;
+      case '\n':
+        out->append("\\n");
+        continue;
+      case '\r':
+        out->append("\\r");
+        continue;
+      case '\t':
+        out->append("\\t");
+        continue;
+      case '\b':
+        out->append("\\b");
+        continue;
+      case '\f':
+        out->append("\\f");
+        continue;
+      default:
+        break;
     }
     if (cp >= 0x20 && cp < 0x7F) {
       out->push_back(static_cast<char>(cp));
@@ -99,15 +114,23 @@ class Dumper {
     if (++depth_ > 500) Fail(ErrorKind::kLimit, "tojson: nesting too deep");
     std::string* out = w_.buf();
     switch (v.kind) {
-      case Kind::kNone: w_.Append("null", v.src); break;
-      case Kind::kBool: w_.Append(v.b ? "true" : "false", v.src); break;
-      case Kind::kInt: w_.Append(std::to_string(v.i), v.src); break;
+      case Kind::kNone:
+        w_.Append("null", v.src);
+        break;
+      case Kind::kBool:
+        w_.Append(v.b ? "true" : "false", v.src);
+        break;
+      case Kind::kInt:
+        w_.Append(std::to_string(v.i), v.src);
+        break;
       case Kind::kFloat: {
         w_.Mark(v.src);
         AppendFloat(v.d, out);
         break;
       }
-      case Kind::kString: DumpString(v); break;
+      case Kind::kString:
+        DumpString(v);
+        break;
       case Kind::kList: {
         const List* l = v.list;
         if (l->generator) TypeFail("Object of type generator is not JSON serializable");
@@ -138,9 +161,10 @@ class Dumper {
         std::vector<const DictEntry*> entries;
         for (size_t i = 0; i < d->size; ++i) entries.push_back(&d->entries[i]);
         if (o_.sort_keys) {
-          std::stable_sort(entries.begin(), entries.end(), [&](const DictEntry* a, const DictEntry* b) {
-            return PyLess(a->key, b->key, arena_);
-          });
+          std::stable_sort(entries.begin(), entries.end(),
+                           [&](const DictEntry* a, const DictEntry* b) {
+                             return PyLess(a->key, b->key, arena_);
+                           });
         }
         w_.Push('{', v.src);
         std::string nl = Newline(level + 1);
@@ -152,7 +176,12 @@ class Dumper {
             w_.Append(nl, v.src);
           }
           first = false;
-          DumpKey(e->key);
+          if (e->key.kind == Kind::kString && !e->key.rope && e->key.src == kFraming) {
+            DumpKey(
+                Value::Str(std::string_view(e->key.s, e->key.size), v.src));  // keys: the dict's
+          } else {
+            DumpKey(e->key);
+          }
           w_.Append(key_sep_, v.src);
           Dump(e->value, level + 1);
         }
@@ -197,9 +226,15 @@ class Dumper {
   void DumpKey(const Value& k) {
     std::string* out = w_.buf();
     switch (k.kind) {
-      case Kind::kString: DumpString(k); return;
-      case Kind::kNone: w_.Append("\"null\"", k.src); return;
-      case Kind::kBool: w_.Append(k.b ? "\"true\"" : "\"false\"", k.src); return;
+      case Kind::kString:
+        DumpString(k);
+        return;
+      case Kind::kNone:
+        w_.Append("\"null\"", k.src);
+        return;
+      case Kind::kBool:
+        w_.Append(k.b ? "\"true\"" : "\"false\"", k.src);
+        return;
       case Kind::kInt: {
         std::string q = "\"";
         q += std::to_string(k.i);
@@ -240,7 +275,8 @@ class Loader {
 
  private:
   void SkipWs() {
-    while (p_ < s_.size() && (s_[p_] == ' ' || s_[p_] == '\t' || s_[p_] == '\n' || s_[p_] == '\r')) ++p_;
+    while (p_ < s_.size() && (s_[p_] == ' ' || s_[p_] == '\t' || s_[p_] == '\n' || s_[p_] == '\r'))
+      ++p_;
   }
   bool Lit(const char* w) {
     size_t n = std::strlen(w);
@@ -292,7 +328,8 @@ class Loader {
       return false;
     }
     bool is_float = false;
-    if (p_ + 1 < s_.size() && s_[p_] == '.' && std::isdigit(static_cast<unsigned char>(s_[p_ + 1]))) {
+    if (p_ + 1 < s_.size() && s_[p_] == '.' &&
+        std::isdigit(static_cast<unsigned char>(s_[p_ + 1]))) {
       is_float = true;
       ++p_;
       while (p_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_]))) ++p_;
@@ -325,7 +362,9 @@ class Loader {
     int v = 0;
     for (size_t i = p; i < p + 4; ++i) {
       char c = s[i];
-      int h = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+      int h = c >= '0' && c <= '9'                     ? c - '0'
+              : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10
+                                                       : -1;
       if (h < 0) return -1;
       v = v * 16 + h;
     }
@@ -361,14 +400,30 @@ class Loader {
       }
       if (++i >= raw.size()) return false;
       switch (raw[i]) {
-        case '"': dec.push_back('"'); break;
-        case '\\': dec.push_back('\\'); break;
-        case '/': dec.push_back('/'); break;
-        case 'b': dec.push_back('\b'); break;
-        case 'f': dec.push_back('\f'); break;
-        case 'n': dec.push_back('\n'); break;
-        case 'r': dec.push_back('\r'); break;
-        case 't': dec.push_back('\t'); break;
+        case '"':
+          dec.push_back('"');
+          break;
+        case '\\':
+          dec.push_back('\\');
+          break;
+        case '/':
+          dec.push_back('/');
+          break;
+        case 'b':
+          dec.push_back('\b');
+          break;
+        case 'f':
+          dec.push_back('\f');
+          break;
+        case 'n':
+          dec.push_back('\n');
+          break;
+        case 'r':
+          dec.push_back('\r');
+          break;
+        case 't':
+          dec.push_back('\t');
+          break;
         case 'u': {
           int cp = Hex4(raw, i + 1);
           if (cp < 0) return false;
@@ -381,11 +436,13 @@ class Loader {
               i += 6;
             }
           }
-          if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;  // lone surrogate: not representable in UTF-8
+          if (cp >= 0xD800 && cp < 0xE000)
+            cp = 0xFFFD;  // lone surrogate: not representable in UTF-8
           AppendUtf8(static_cast<uint32_t>(cp), &dec);
           break;
         }
-        default: return false;
+        default:
+          return false;
       }
     }
     *out = NewString(arena_, dec, src_);
@@ -497,14 +554,22 @@ Value FromDom(simdjson::dom::element e, SegmentId src, Arena* arena) {
       v = Value::ListOf(l);
       break;
     }
-    case element_type::STRING: return Value::Str(e.get_string().value_unsafe(), src);
-    case element_type::INT64: return Value::Int(e.get_int64().value_unsafe(), src);
+    case element_type::STRING:
+      return Value::Str(e.get_string().value_unsafe(), src);
+    case element_type::INT64:
+      return Value::Int(e.get_int64().value_unsafe(), src);
     case element_type::UINT64:
       return Value::Float(static_cast<double>(e.get_uint64().value_unsafe()), src);
-    case element_type::DOUBLE: return Value::Float(e.get_double().value_unsafe(), src);
-    case element_type::BOOL: v = Value::Bool(e.get_bool().value_unsafe()); break;
-    case element_type::NULL_VALUE: v = Value::None(); break;
-    default: break;
+    case element_type::DOUBLE:
+      return Value::Float(e.get_double().value_unsafe(), src);
+    case element_type::BOOL:
+      v = Value::Bool(e.get_bool().value_unsafe());
+      break;
+    case element_type::NULL_VALUE:
+      v = Value::None();
+      break;
+    default:
+      break;
   }
   v.src = src;
   return v;

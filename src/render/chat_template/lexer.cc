@@ -12,42 +12,78 @@ namespace ltl::ct {
 
 const char* TokName(Tok t) {
   switch (t) {
-    case Tok::kData: return "template data";
-    case Tok::kVarBegin: return "begin of print statement";
-    case Tok::kVarEnd: return "end of print statement";
-    case Tok::kBlockBegin: return "begin of statement block";
-    case Tok::kBlockEnd: return "end of statement block";
-    case Tok::kName: return "name";
-    case Tok::kString: return "string";
-    case Tok::kInteger: return "integer";
-    case Tok::kFloat: return "float";
-    case Tok::kAdd: return "'+'";
-    case Tok::kSub: return "'-'";
-    case Tok::kMul: return "'*'";
-    case Tok::kDiv: return "'/'";
-    case Tok::kFloorDiv: return "'//'";
-    case Tok::kPow: return "'**'";
-    case Tok::kMod: return "'%'";
-    case Tok::kTilde: return "'~'";
-    case Tok::kLBracket: return "'['";
-    case Tok::kRBracket: return "']'";
-    case Tok::kLParen: return "'('";
-    case Tok::kRParen: return "')'";
-    case Tok::kLBrace: return "'{'";
-    case Tok::kRBrace: return "'}'";
-    case Tok::kEq: return "'=='";
-    case Tok::kNe: return "'!='";
-    case Tok::kGt: return "'>'";
-    case Tok::kGe: return "'>='";
-    case Tok::kLt: return "'<'";
-    case Tok::kLe: return "'<='";
-    case Tok::kAssign: return "'='";
-    case Tok::kDot: return "'.'";
-    case Tok::kColon: return "':'";
-    case Tok::kPipe: return "'|'";
-    case Tok::kComma: return "','";
-    case Tok::kSemicolon: return "';'";
-    case Tok::kEof: return "end of template";
+    case Tok::kData:
+      return "template data";
+    case Tok::kVarBegin:
+      return "begin of print statement";
+    case Tok::kVarEnd:
+      return "end of print statement";
+    case Tok::kBlockBegin:
+      return "begin of statement block";
+    case Tok::kBlockEnd:
+      return "end of statement block";
+    case Tok::kName:
+      return "name";
+    case Tok::kString:
+      return "string";
+    case Tok::kInteger:
+      return "integer";
+    case Tok::kFloat:
+      return "float";
+    case Tok::kAdd:
+      return "'+'";
+    case Tok::kSub:
+      return "'-'";
+    case Tok::kMul:
+      return "'*'";
+    case Tok::kDiv:
+      return "'/'";
+    case Tok::kFloorDiv:
+      return "'//'";
+    case Tok::kPow:
+      return "'**'";
+    case Tok::kMod:
+      return "'%'";
+    case Tok::kTilde:
+      return "'~'";
+    case Tok::kLBracket:
+      return "'['";
+    case Tok::kRBracket:
+      return "']'";
+    case Tok::kLParen:
+      return "'('";
+    case Tok::kRParen:
+      return "')'";
+    case Tok::kLBrace:
+      return "'{'";
+    case Tok::kRBrace:
+      return "'}'";
+    case Tok::kEq:
+      return "'=='";
+    case Tok::kNe:
+      return "'!='";
+    case Tok::kGt:
+      return "'>'";
+    case Tok::kGe:
+      return "'>='";
+    case Tok::kLt:
+      return "'<'";
+    case Tok::kLe:
+      return "'<='";
+    case Tok::kAssign:
+      return "'='";
+    case Tok::kDot:
+      return "'.'";
+    case Tok::kColon:
+      return "':'";
+    case Tok::kPipe:
+      return "'|'";
+    case Tok::kComma:
+      return "','";
+    case Tok::kSemicolon:
+      return "';'";
+    case Tok::kEof:
+      return "end of template";
   }
   return "?";
 }
@@ -189,7 +225,8 @@ class Lexer {
     } else if (sign != '+' && lstrip_kind) {
       size_t nl = text.rfind('\n');
       size_t l_pos = nl == std::string_view::npos ? 0 : nl + 1;
-      if ((l_pos > 0 || line_starting) && AllSpace(text.substr(l_pos))) text = text.substr(0, l_pos);
+      if ((l_pos > 0 || line_starting) && AllSpace(text.substr(l_pos)))
+        text = text.substr(0, l_pos);
     }
     if (!text.empty()) Emit(Tok::kData, at, std::string(text));
   }
@@ -288,8 +325,7 @@ class Lexer {
       }
       if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         size_t e = p + 1;
-        while (e < s.size() &&
-               (std::isalnum(static_cast<unsigned char>(s[e])) || s[e] == '_')) {
+        while (e < s.size() && (std::isalnum(static_cast<unsigned char>(s[e])) || s[e] == '_')) {
           ++e;
         }
         Emit(Tok::kName, p, std::string(s.substr(p, e - p)));
@@ -310,7 +346,8 @@ class Lexer {
       size_t start = i;
       while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
         ++i;
-        if (i + 1 < s.size() && s[i] == '_' && std::isdigit(static_cast<unsigned char>(s[i + 1]))) ++i;
+        if (i + 1 < s.size() && s[i] == '_' && std::isdigit(static_cast<unsigned char>(s[i + 1])))
+          ++i;
       }
       return i == start ? std::string_view::npos : i;
     };
@@ -400,7 +437,8 @@ class Lexer {
     auto r = std::from_chars(text.data(), text.data() + text.size(), v, base);
     if (r.ec != std::errc()) {
       auto [line, col] = Position(p);
-      throw TemplateError(ErrorKind::kUnsupported, "integer literal out of 64-bit range", line, col);
+      throw TemplateError(ErrorKind::kUnsupported, "integer literal out of 64-bit range", line,
+                          col);
     }
     Token& t = Emit(Tok::kInteger, p, std::string(s.substr(p, end - p)));
     t.int_value = v;
@@ -433,17 +471,38 @@ class Lexer {
       char e = s[i + 1];
       i += 2;
       switch (e) {
-        case '\n': break;  // line continuation
-        case '\\': out.push_back('\\'); break;
-        case '\'': out.push_back('\''); break;
-        case '"': out.push_back('"'); break;
-        case 'a': out.push_back('\a'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
-        case 'v': out.push_back('\v'); break;
+        case '\n':
+          break;  // line continuation
+        case '\\':
+          out.push_back('\\');
+          break;
+        case '\'':
+          out.push_back('\'');
+          break;
+        case '"':
+          out.push_back('"');
+          break;
+        case 'a':
+          out.push_back('\a');
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'f':
+          out.push_back('\f');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'v':
+          out.push_back('\v');
+          break;
         case 'x':
         case 'u':
         case 'U': {
@@ -499,26 +558,66 @@ class Lexer {
     } else {
       len = 1;
       switch (s[p]) {
-        case '+': t = Tok::kAdd; break;
-        case '-': t = Tok::kSub; break;
-        case '*': t = Tok::kMul; break;
-        case '/': t = Tok::kDiv; break;
-        case '%': t = Tok::kMod; break;
-        case '~': t = Tok::kTilde; break;
-        case '[': t = Tok::kLBracket; break;
-        case ']': t = Tok::kRBracket; break;
-        case '(': t = Tok::kLParen; break;
-        case ')': t = Tok::kRParen; break;
-        case '{': t = Tok::kLBrace; break;
-        case '}': t = Tok::kRBrace; break;
-        case '>': t = Tok::kGt; break;
-        case '<': t = Tok::kLt; break;
-        case '=': t = Tok::kAssign; break;
-        case '.': t = Tok::kDot; break;
-        case ':': t = Tok::kColon; break;
-        case '|': t = Tok::kPipe; break;
-        case ',': t = Tok::kComma; break;
-        case ';': t = Tok::kSemicolon; break;
+        case '+':
+          t = Tok::kAdd;
+          break;
+        case '-':
+          t = Tok::kSub;
+          break;
+        case '*':
+          t = Tok::kMul;
+          break;
+        case '/':
+          t = Tok::kDiv;
+          break;
+        case '%':
+          t = Tok::kMod;
+          break;
+        case '~':
+          t = Tok::kTilde;
+          break;
+        case '[':
+          t = Tok::kLBracket;
+          break;
+        case ']':
+          t = Tok::kRBracket;
+          break;
+        case '(':
+          t = Tok::kLParen;
+          break;
+        case ')':
+          t = Tok::kRParen;
+          break;
+        case '{':
+          t = Tok::kLBrace;
+          break;
+        case '}':
+          t = Tok::kRBrace;
+          break;
+        case '>':
+          t = Tok::kGt;
+          break;
+        case '<':
+          t = Tok::kLt;
+          break;
+        case '=':
+          t = Tok::kAssign;
+          break;
+        case '.':
+          t = Tok::kDot;
+          break;
+        case ':':
+          t = Tok::kColon;
+          break;
+        case '|':
+          t = Tok::kPipe;
+          break;
+        case ',':
+          t = Tok::kComma;
+          break;
+        case ';':
+          t = Tok::kSemicolon;
+          break;
         default: {
           std::string ch(1, s[p]);
           Error(p, "unexpected char '" + ch + "' at " + std::to_string(p));
@@ -546,6 +645,8 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> Tokenize(std::string_view source) { return Lexer(source).Run(); }
+std::vector<Token> Tokenize(std::string_view source) {
+  return Lexer(source).Run();
+}
 
 }  // namespace ltl::ct

@@ -11,7 +11,9 @@ namespace ltl::ct {
 
 namespace {
 
-std::string_view Str(const Value& v, Arena* a) { return StrView(v, a); }
+std::string_view Str(const Value& v, Arena* a) {
+  return StrView(v, a);
+}
 
 const Value& RequireStr(const Value* v, const char* fn) {
   if (!v || v->kind != Kind::kString) {
@@ -44,7 +46,8 @@ void RangeArgs(std::string_view s, const CallArgs& args, size_t first, size_t* b
 }
 
 int64_t CodePointIndex(std::string_view s, size_t byte) {
-  return static_cast<int64_t>(IsAscii(s.substr(0, byte)) ? byte : CodePointCount(s.substr(0, byte)));
+  return static_cast<int64_t>(IsAscii(s.substr(0, byte)) ? byte
+                                                         : CodePointCount(s.substr(0, byte)));
 }
 
 bool InSet(std::string_view chars, uint32_t cp) {
@@ -93,7 +96,8 @@ Value Split(const Value& self, const CallArgs& args, Arena* a, bool from_right) 
   const Value* sepv = args.Get(0, "sep");
   const Value* maxv = args.Get(1, "maxsplit");
   int64_t maxsplit = -1;
-  if (maxv && !AsIndex(*maxv, &maxsplit)) TypeFail("'str' object cannot be interpreted as an integer");
+  if (maxv && !AsIndex(*maxv, &maxsplit))
+    TypeFail("'str' object cannot be interpreted as an integer");
   std::vector<std::pair<size_t, size_t>> parts;
   if (!sepv || sepv->is_none()) {
     // Runs of whitespace separate; leading/trailing whitespace yields nothing.
@@ -234,14 +238,16 @@ bool Affix(const Value& self, const CallArgs& args, Arena* a, bool prefix) {
   return match(arg);
 }
 
-Value Pad(const Value& self, const CallArgs& args, Arena* a, int where /*0 center,1 ljust,2 rjust*/) {
+Value Pad(const Value& self, const CallArgs& args, Arena* a,
+          int where /*0 center,1 ljust,2 rjust*/) {
   std::string_view s = Str(self, a);
   int64_t width = 0;
   if (args.pos.empty() || !AsIndex(args.pos[0], &width)) TypeFail("width must be an integer");
   std::string fill = " ";
   if (const Value* f = args.Get(1, "fillchar")) {
     fill = std::string(Str(RequireStr(f, "pad"), a));
-    if (CodePointCount(fill) != 1) TypeFail("The fill character must be exactly one character long");
+    if (CodePointCount(fill) != 1)
+      TypeFail("The fill character must be exactly one character long");
   }
   int64_t n = static_cast<int64_t>(CodePointCount(s));
   if (width <= n) return self;
@@ -296,11 +302,13 @@ Value Format(const Value& self, const CallArgs& args, Arena* a) {
     }
     Value v;
     if (field.empty()) {
-      if (auto_index >= args.pos.size()) TypeFail("Replacement index out of range for positional args tuple");
+      if (auto_index >= args.pos.size())
+        TypeFail("Replacement index out of range for positional args tuple");
       v = args.pos[auto_index++];
     } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
       size_t k = std::stoul(std::string(field));
-      if (k >= args.pos.size()) TypeFail("Replacement index out of range for positional args tuple");
+      if (k >= args.pos.size())
+        TypeFail("Replacement index out of range for positional args tuple");
       v = args.pos[k];
     } else {
       const Value* kv = args.Kw(field);
@@ -339,7 +347,8 @@ Value Format(const Value& self, const CallArgs& args, Arena* a) {
         }
         for (char ch : sp) {
           if (!std::isdigit(static_cast<unsigned char>(ch))) {
-            Fail(ErrorKind::kUnsupported, "format spec '" + std::string(spec) + "' is not supported");
+            Fail(ErrorKind::kUnsupported,
+                 "format spec '" + std::string(spec) + "' is not supported");
           }
         }
         size_t w = sp.empty() ? 0 : std::stoul(std::string(sp));
@@ -371,19 +380,31 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
   std::string_view s = Str(self, a);
   SegmentId src = DominantSegment(self);
   switch (m) {
-    case Method::kStartswith: return Value::Bool(Affix(self, args, a, true));
-    case Method::kEndswith: return Value::Bool(Affix(self, args, a, false));
-    case Method::kSplit: return Split(self, args, a, false);
-    case Method::kRsplit: return Split(self, args, a, true);
-    case Method::kStrip: return Strip(self, args, a, true, true);
-    case Method::kLstrip: return Strip(self, args, a, true, false);
-    case Method::kRstrip: return Strip(self, args, a, false, true);
-    case Method::kReplace: return Replace(self, args, a);
-    case Method::kUpper: return NewString(a, PyUpper(s), src);
+    case Method::kStartswith:
+      return Value::Bool(Affix(self, args, a, true));
+    case Method::kEndswith:
+      return Value::Bool(Affix(self, args, a, false));
+    case Method::kSplit:
+      return Split(self, args, a, false);
+    case Method::kRsplit:
+      return Split(self, args, a, true);
+    case Method::kStrip:
+      return Strip(self, args, a, true, true);
+    case Method::kLstrip:
+      return Strip(self, args, a, true, false);
+    case Method::kRstrip:
+      return Strip(self, args, a, false, true);
+    case Method::kReplace:
+      return Replace(self, args, a);
+    case Method::kUpper:
+      return NewString(a, PyUpper(s), src);
     case Method::kLower:
-    case Method::kCasefold: return NewString(a, PyLower(s), src);
-    case Method::kTitle: return NewString(a, PyTitle(s), src);
-    case Method::kCapitalize: return NewString(a, PyCapitalize(s), src);
+    case Method::kCasefold:
+      return NewString(a, PyLower(s), src);
+    case Method::kTitle:
+      return NewString(a, PyTitle(s), src);
+    case Method::kCapitalize:
+      return NewString(a, PyCapitalize(s), src);
     case Method::kSwapcase: {
       std::string out;
       for (size_t i = 0; i < s.size();) {
@@ -403,7 +424,8 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
       size_t b, e;
       RangeArgs(s, args, 1, &b, &e);
       std::string_view window = s.substr(b, e - b);
-      size_t at = (m == Method::kFind || m == Method::kIndex) ? window.find(sub) : window.rfind(sub);
+      size_t at =
+          (m == Method::kFind || m == Method::kIndex) ? window.find(sub) : window.rfind(sub);
       if (at == std::string_view::npos) {
         if (m == Method::kIndex || m == Method::kRindex) TypeFail("substring not found");
         return Value::Int(-1);
@@ -418,10 +440,13 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
       std::string_view window = s.substr(b, e - b);
       if (sub.empty()) return Value::Int(static_cast<int64_t>(CodePointCount(window)) + 1);
       int64_t n = 0;
-      for (size_t at = window.find(sub); at != std::string_view::npos; at = window.find(sub, at + sub.size())) ++n;
+      for (size_t at = window.find(sub); at != std::string_view::npos;
+           at = window.find(sub, at + sub.size()))
+        ++n;
       return Value::Int(n);
     }
-    case Method::kFormat: return Format(self, args, a);
+    case Method::kFormat:
+      return Format(self, args, a);
     case Method::kJoin: {
       if (args.pos.size() != 1) TypeFail("join() takes exactly one argument");
       std::vector<Value> items;
@@ -439,10 +464,14 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
     }
     case Method::kIsdigit:
     case Method::kIsdecimal:
-    case Method::kIsnumeric: return Value::Bool(AllCodePoints(s, IsPyDigit));
-    case Method::kIsalpha: return Value::Bool(AllCodePoints(s, IsPyAlpha));
-    case Method::kIsalnum: return Value::Bool(AllCodePoints(s, IsPyAlnum));
-    case Method::kIsspace: return Value::Bool(AllCodePoints(s, IsPySpace));
+    case Method::kIsnumeric:
+      return Value::Bool(AllCodePoints(s, IsPyDigit));
+    case Method::kIsalpha:
+      return Value::Bool(AllCodePoints(s, IsPyAlpha));
+    case Method::kIsalnum:
+      return Value::Bool(AllCodePoints(s, IsPyAlnum));
+    case Method::kIsspace:
+      return Value::Bool(AllCodePoints(s, IsPySpace));
     case Method::kIslower:
     case Method::kIsupper: {
       bool any = false, ok = true;
@@ -458,7 +487,8 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
       }
       return Value::Bool(any && ok);
     }
-    case Method::kIstitle: return Value::Bool(!s.empty() && PyTitle(s) == s);
+    case Method::kIstitle:
+      return Value::Bool(!s.empty() && PyTitle(s) == s);
     case Method::kRemoveprefix:
     case Method::kRemovesuffix: {
       if (args.pos.size() != 1) TypeFail("takes exactly one argument");
@@ -480,8 +510,8 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
       for (size_t i = 0; i < s.size();) {
         size_t st = i;
         uint32_t cp = NextCodePoint(s, &i);
-        bool br = cp == '\n' || cp == '\r' || cp == 0x0B || cp == 0x0C || cp == 0x1C || cp == 0x1D ||
-                  cp == 0x1E || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
+        bool br = cp == '\n' || cp == '\r' || cp == 0x0B || cp == 0x0C || cp == 0x1C ||
+                  cp == 0x1D || cp == 0x1E || cp == 0x85 || cp == 0x2028 || cp == 0x2029;
         if (!br) continue;
         size_t end = i;
         if (cp == '\r' && i < s.size() && s[i] == '\n') end = ++i;
@@ -493,7 +523,8 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
     }
     case Method::kZfill: {
       int64_t width = 0;
-      if (args.pos.empty() || !AsIndex(args.pos[0], &width)) TypeFail("zfill() argument must be int");
+      if (args.pos.empty() || !AsIndex(args.pos[0], &width))
+        TypeFail("zfill() argument must be int");
       int64_t n = static_cast<int64_t>(CodePointCount(s));
       if (width <= n) return self;
       std::string out(s);
@@ -501,9 +532,12 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
       out.insert(at, static_cast<size_t>(width - n), '0');
       return NewString(a, out, src);
     }
-    case Method::kCenter: return Pad(self, args, a, 0);
-    case Method::kLjust: return Pad(self, args, a, 1);
-    case Method::kRjust: return Pad(self, args, a, 2);
+    case Method::kCenter:
+      return Pad(self, args, a, 0);
+    case Method::kLjust:
+      return Pad(self, args, a, 1);
+    case Method::kRjust:
+      return Pad(self, args, a, 2);
     case Method::kPartition:
     case Method::kRpartition: {
       if (args.pos.size() != 1) TypeFail("partition() takes exactly one argument");
@@ -521,8 +555,10 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
                            SubString(a, self, at + sep.size(), s.size())},
                           true);
     }
-    case Method::kEncode: Fail(ErrorKind::kUnsupported, "str.encode() is not supported");
-    default: break;
+    case Method::kEncode:
+      Fail(ErrorKind::kUnsupported, "str.encode() is not supported");
+    default:
+      break;
   }
   Fail(ErrorKind::kUnsupported, "unsupported str method");
 }
@@ -562,7 +598,8 @@ Value CallMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
         for (size_t i = 0; i < d->size; ++i) c->Set(a, d->entries[i].key, d->entries[i].value);
         return Value::DictOf(c);
       }
-      default: break;
+      default:
+        break;
     }
   }
   if (self.kind == Kind::kList) {
@@ -585,7 +622,8 @@ Value CallMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
         for (size_t i = 0; i < l->size; ++i) c->Push(a, l->items[i]);
         return Value::ListOf(c);
       }
-      default: break;
+      default:
+        break;
     }
   }
   Fail(ErrorKind::kUnsupported, "unsupported method");

@@ -13,8 +13,12 @@ namespace ltl::ct {
 
 namespace {
 
-int64_t IntOf(const Value& v) { return v.kind == Kind::kBool ? (v.b ? 1 : 0) : v.i; }
-bool IsIntLike(const Value& v) { return v.kind == Kind::kInt || v.kind == Kind::kBool; }
+int64_t IntOf(const Value& v) {
+  return v.kind == Kind::kBool ? (v.b ? 1 : 0) : v.i;
+}
+bool IsIntLike(const Value& v) {
+  return v.kind == Kind::kInt || v.kind == Kind::kBool;
+}
 
 std::string ObjectTypeRepr(const Value& v) {
   if (v.kind == Kind::kNone) return "None";
@@ -108,6 +112,10 @@ double FloorDivFloat(double vx, double wx) {
 
 Value Repeat(Arena* arena, const Value& seq, int64_t n) {
   if (n < 0) n = 0;
+  size_t unit = seq.kind == Kind::kString ? seq.size : seq.list->size * sizeof(Value);
+  if (n > 0 && unit > 0 && static_cast<uint64_t>(n) > (uint64_t{256} << 20) / unit) {
+    Fail(ErrorKind::kLimit, "sequence repetition larger than 256 MiB");
+  }
   if (seq.kind == Kind::kString) {
     std::vector<Piece> pieces;
     for (int64_t k = 0; k < n; ++k) AppendPieces(seq, &pieces);
@@ -191,12 +199,16 @@ Value PercentFormat(Arena* arena, const Value& fmt, const Value& args) {
         out += s;
         break;
       }
-      case 'r': AppendRepr(arg, arena, &out); break;
+      case 'r':
+        AppendRepr(arg, arena, &out);
+        break;
       case 'd':
       case 'i':
       case 'u': {
-        if (!arg.is_number()) TypeFail(std::string("%d format: a real number is required, not ") + TypeName(arg));
-        long long v = arg.kind == Kind::kFloat ? static_cast<long long>(std::trunc(arg.d)) : IntOf(arg);
+        if (!arg.is_number())
+          TypeFail(std::string("%d format: a real number is required, not ") + TypeName(arg));
+        long long v =
+            arg.kind == Kind::kFloat ? static_cast<long long>(std::trunc(arg.d)) : IntOf(arg);
         std::snprintf(buf, sizeof(buf), (spec + "lld").c_str(), v);
         out += buf;
         break;
@@ -215,15 +227,19 @@ Value PercentFormat(Arena* arena, const Value& fmt, const Value& args) {
       case 'x':
       case 'X':
       case 'o': {
-        if (!IsIntLike(arg)) TypeFail(std::string("%x format: an integer is required, not ") + TypeName(arg));
-        std::snprintf(buf, sizeof(buf), (spec + "ll" + conv).c_str(), static_cast<long long>(IntOf(arg)));
+        if (!IsIntLike(arg))
+          TypeFail(std::string("%x format: an integer is required, not ") + TypeName(arg));
+        std::snprintf(buf, sizeof(buf), (spec + "ll" + conv).c_str(),
+                      static_cast<long long>(IntOf(arg)));
         out += buf;
         break;
       }
-      default: TypeFail(std::string("unsupported format character '") + conv + "'");
+      default:
+        TypeFail(std::string("unsupported format character '") + conv + "'");
     }
   }
-  if (!mapping && next < items.size()) TypeFail("not all arguments converted during string formatting");
+  if (!mapping && next < items.size())
+    TypeFail("not all arguments converted during string formatting");
   return NewString(arena, out, DominantSegment(fmt));
 }
 
@@ -237,26 +253,41 @@ bool AsIndex(const Value& v, int64_t* out) {
 
 double AsDouble(const Value& v) {
   switch (v.kind) {
-    case Kind::kBool: return v.b ? 1.0 : 0.0;
-    case Kind::kInt: return static_cast<double>(v.i);
-    case Kind::kFloat: return v.d;
-    default: return 0;
+    case Kind::kBool:
+      return v.b ? 1.0 : 0.0;
+    case Kind::kInt:
+      return static_cast<double>(v.i);
+    case Kind::kFloat:
+      return v.d;
+    default:
+      return 0;
   }
 }
 
 const char* TypeName(const Value& v) {
   switch (v.kind) {
-    case Kind::kUndefined: return "Undefined";
-    case Kind::kNone: return "NoneType";
-    case Kind::kBool: return "bool";
-    case Kind::kInt: return "int";
-    case Kind::kFloat: return "float";
-    case Kind::kString: return "str";
-    case Kind::kList: return v.list->generator ? "generator" : v.list->is_tuple ? "tuple" : "list";
-    case Kind::kDict: return "dict";
-    case Kind::kNamespace: return "Namespace";
-    case Kind::kCallable: return v.fn->kind == CallableKind::kMacro ? "Macro" : "builtin_function_or_method";
-    case Kind::kLoop: return "LoopContext";
+    case Kind::kUndefined:
+      return "Undefined";
+    case Kind::kNone:
+      return "NoneType";
+    case Kind::kBool:
+      return "bool";
+    case Kind::kInt:
+      return "int";
+    case Kind::kFloat:
+      return "float";
+    case Kind::kString:
+      return "str";
+    case Kind::kList:
+      return v.list->generator ? "generator" : v.list->is_tuple ? "tuple" : "list";
+    case Kind::kDict:
+      return "dict";
+    case Kind::kNamespace:
+      return "Namespace";
+    case Kind::kCallable:
+      return v.fn->kind == CallableKind::kMacro ? "Macro" : "builtin_function_or_method";
+    case Kind::kLoop:
+      return "LoopContext";
   }
   return "object";
 }
@@ -264,14 +295,22 @@ const char* TypeName(const Value& v) {
 bool Truthy(const Value& v) {
   switch (v.kind) {
     case Kind::kUndefined:
-    case Kind::kNone: return false;
-    case Kind::kBool: return v.b;
-    case Kind::kInt: return v.i != 0;
-    case Kind::kFloat: return v.d != 0;
-    case Kind::kString: return v.size != 0;
-    case Kind::kList: return v.list->generator || v.list->size != 0;
-    case Kind::kDict: return v.dict->size != 0;
-    default: return true;
+    case Kind::kNone:
+      return false;
+    case Kind::kBool:
+      return v.b;
+    case Kind::kInt:
+      return v.i != 0;
+    case Kind::kFloat:
+      return v.d != 0;
+    case Kind::kString:
+      return v.size != 0;
+    case Kind::kList:
+      return v.list->generator || v.list->size != 0;
+    case Kind::kDict:
+      return v.dict->size != 0;
+    default:
+      return true;
   }
 }
 
@@ -284,13 +323,18 @@ Value MakeUndefined(Arena* arena, std::string message, bool unsafe) {
 
 void FailUndefined(const Value& v) {
   if (v.undef && v.undef->unsafe) Fail(ErrorKind::kSecurity, v.undef->message);
-  Fail(ErrorKind::kUndefined, v.undef && v.undef->message ? v.undef->message : "value is undefined");
+  Fail(ErrorKind::kUndefined,
+       v.undef && v.undef->message ? v.undef->message : "value is undefined");
 }
 
 void AppendRepr(const Value& v, Arena* arena, std::string* out) {
   switch (v.kind) {
-    case Kind::kString: AppendStrRepr(StrView(v, arena), out); return;
-    case Kind::kUndefined: out->append("Undefined"); return;
+    case Kind::kString:
+      AppendStrRepr(StrView(v, arena), out);
+      return;
+    case Kind::kUndefined:
+      out->append("Undefined");
+      return;
     case Kind::kList: {
       if (v.list->generator) {
         out->append("<generator object>");
@@ -320,21 +364,35 @@ void AppendRepr(const Value& v, Arena* arena, std::string* out) {
       if (v.kind == Kind::kNamespace) out->push_back('>');
       return;
     }
-    default: AppendStr(v, arena, out);
+    default:
+      AppendStr(v, arena, out);
   }
 }
 
 void AppendStr(const Value& v, Arena* arena, std::string* out) {
   switch (v.kind) {
-    case Kind::kUndefined: return;
-    case Kind::kNone: out->append("None"); return;
-    case Kind::kBool: out->append(v.b ? "True" : "False"); return;
-    case Kind::kInt: out->append(std::to_string(v.i)); return;
-    case Kind::kFloat: AppendPyFloat(v.d, out); return;
-    case Kind::kString: out->append(StrView(v, arena)); return;
+    case Kind::kUndefined:
+      return;
+    case Kind::kNone:
+      out->append("None");
+      return;
+    case Kind::kBool:
+      out->append(v.b ? "True" : "False");
+      return;
+    case Kind::kInt:
+      out->append(std::to_string(v.i));
+      return;
+    case Kind::kFloat:
+      AppendPyFloat(v.d, out);
+      return;
+    case Kind::kString:
+      out->append(StrView(v, arena));
+      return;
     case Kind::kList:
     case Kind::kDict:
-    case Kind::kNamespace: AppendRepr(v, arena, out); return;
+    case Kind::kNamespace:
+      AppendRepr(v, arena, out);
+      return;
     case Kind::kCallable:
       if (v.fn->kind == CallableKind::kMacro) {
         out->append("<Macro '").append(v.fn->name).append("'>");
@@ -342,7 +400,9 @@ void AppendStr(const Value& v, Arena* arena, std::string* out) {
         out->append("<built-in method ").append(v.fn->name).append(">");
       }
       return;
-    case Kind::kLoop: out->append("<LoopContext>"); return;
+    case Kind::kLoop:
+      out->append("<LoopContext>");
+      return;
   }
 }
 
@@ -361,8 +421,10 @@ bool PyEquals(const Value& a, const Value& b, Arena* arena) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
     case Kind::kUndefined:
-    case Kind::kNone: return true;
-    case Kind::kString: return StrEquals(a, b);
+    case Kind::kNone:
+      return true;
+    case Kind::kString:
+      return StrEquals(a, b);
     case Kind::kList: {
       if (a.list->generator || b.list->generator) return a.list == b.list;
       if (a.list->is_tuple != b.list->is_tuple || a.list->size != b.list->size) return false;
@@ -379,10 +441,14 @@ bool PyEquals(const Value& a, const Value& b, Arena* arena) {
       }
       return true;
     }
-    case Kind::kNamespace: return a.dict == b.dict;
-    case Kind::kCallable: return a.fn == b.fn;
-    case Kind::kLoop: return a.loop == b.loop;
-    default: return false;
+    case Kind::kNamespace:
+      return a.dict == b.dict;
+    case Kind::kCallable:
+      return a.fn == b.fn;
+    case Kind::kLoop:
+      return a.loop == b.loop;
+    default:
+      return false;
   }
 }
 
@@ -411,14 +477,22 @@ bool PyLess(const Value& a, const Value& b, Arena* arena) {
 
 bool PyCompare(CmpOp op, const Value& a, const Value& b, Arena* arena) {
   switch (op) {
-    case CmpOp::kEq: return PyEquals(a, b, arena);
-    case CmpOp::kNe: return !PyEquals(a, b, arena);
-    case CmpOp::kLt: return PyLess(a, b, arena);
-    case CmpOp::kGt: return PyLess(b, a, arena);
-    case CmpOp::kLe: return !PyLess(b, a, arena);
-    case CmpOp::kGe: return !PyLess(a, b, arena);
-    case CmpOp::kIn: return PyContains(b, a, arena);
-    case CmpOp::kNotIn: return !PyContains(b, a, arena);
+    case CmpOp::kEq:
+      return PyEquals(a, b, arena);
+    case CmpOp::kNe:
+      return !PyEquals(a, b, arena);
+    case CmpOp::kLt:
+      return PyLess(a, b, arena);
+    case CmpOp::kGt:
+      return PyLess(b, a, arena);
+    case CmpOp::kLe:
+      return !PyLess(b, a, arena);
+    case CmpOp::kGe:
+      return !PyLess(a, b, arena);
+    case CmpOp::kIn:
+      return PyContains(b, a, arena);
+    case CmpOp::kNotIn:
+      return !PyContains(b, a, arena);
   }
   return false;
 }
@@ -427,7 +501,8 @@ bool PyContains(const Value& container, const Value& item, Arena* arena) {
   switch (container.kind) {
     case Kind::kString: {
       if (item.kind != Kind::kString) {
-        TypeFail(std::string("'in <string>' requires string as left operand, not ") + TypeName(item));
+        TypeFail(std::string("'in <string>' requires string as left operand, not ") +
+                 TypeName(item));
       }
       return StrView(container, arena).find(StrView(item, arena)) != std::string_view::npos;
     }
@@ -444,7 +519,8 @@ bool PyContains(const Value& container, const Value& item, Arena* arena) {
       if (item.kind == Kind::kList && !item.list->is_tuple) TypeFail("unhashable type: 'list'");
       if (item.kind == Kind::kDict) TypeFail("unhashable type: 'dict'");
       return container.dict->Find(item) != nullptr;
-    case Kind::kUndefined: return false;
+    case Kind::kUndefined:
+      return false;
     default:
       TypeFail(std::string("argument of type '") + TypeName(container) + "' is not iterable");
   }
@@ -459,7 +535,8 @@ Value PyNegate(const Value& v, bool negative) {
     return Value::Int(-x, v.src);
   }
   if (v.kind == Kind::kFloat) return Value::Float(negative ? -v.d : v.d, v.src);
-  TypeFail(std::string("bad operand type for unary ") + (negative ? "-" : "+") + ": '" + TypeName(v) + "'");
+  TypeFail(std::string("bad operand type for unary ") + (negative ? "-" : "+") + ": '" +
+           TypeName(v) + "'");
 }
 
 Value PyBinary(BinOp op, const Value& a, const Value& b, Arena* arena) {
@@ -514,8 +591,10 @@ Value PyBinary(BinOp op, const Value& a, const Value& b, Arena* arena) {
         return Value::Int(r, src);
       }
       if (nums) return Value::Float(AsDouble(a) * AsDouble(b), src);
-      if ((a.kind == Kind::kString || a.kind == Kind::kList) && IsIntLike(b)) return Repeat(arena, a, IntOf(b));
-      if ((b.kind == Kind::kString || b.kind == Kind::kList) && IsIntLike(a)) return Repeat(arena, b, IntOf(a));
+      if ((a.kind == Kind::kString || a.kind == Kind::kList) && IsIntLike(b))
+        return Repeat(arena, a, IntOf(b));
+      if ((b.kind == Kind::kString || b.kind == Kind::kList) && IsIntLike(a))
+        return Repeat(arena, b, IntOf(a));
       if (a.kind == Kind::kString || b.kind == Kind::kString) {
         TypeFail(std::string("can't multiply sequence by non-int of type '") +
                  TypeName(a.kind == Kind::kString ? b : a) + "'");
@@ -531,7 +610,8 @@ Value PyBinary(BinOp op, const Value& a, const Value& b, Arena* arena) {
     case BinOp::kFloorDiv:
       if (ints) {
         if (IntOf(b) == 0) TypeFail("integer division or modulo by zero");
-        if (IntOf(a) == INT64_MIN && IntOf(b) == -1) Fail(ErrorKind::kUnsupported, "integer result exceeds 64 bits");
+        if (IntOf(a) == INT64_MIN && IntOf(b) == -1)
+          Fail(ErrorKind::kUnsupported, "integer result exceeds 64 bits");
         return Value::Int(FloorDivInt(IntOf(a), IntOf(b)), src);
       }
       if (nums) {
@@ -575,7 +655,8 @@ Value PyBinary(BinOp op, const Value& a, const Value& b, Arena* arena) {
 
 size_t PyLength(const Value& v, Arena* arena) {
   switch (v.kind) {
-    case Kind::kUndefined: return 0;
+    case Kind::kUndefined:
+      return 0;
     case Kind::kString: {
       std::string_view s = StrView(v, arena);
       return IsAscii(s) ? s.size() : CodePointCount(s);
@@ -583,14 +664,17 @@ size_t PyLength(const Value& v, Arena* arena) {
     case Kind::kList:
       if (v.list->generator) TypeFail("object of type 'generator' has no len()");
       return v.list->size;
-    case Kind::kDict: return v.dict->size;
-    default: TypeFail(std::string("object of type '") + TypeName(v) + "' has no len()");
+    case Kind::kDict:
+      return v.dict->size;
+    default:
+      TypeFail(std::string("object of type '") + TypeName(v) + "' has no len()");
   }
 }
 
 void PyIterate(const Value& v, Arena* arena, std::vector<Value>* out) {
   switch (v.kind) {
-    case Kind::kUndefined: return;
+    case Kind::kUndefined:
+      return;
     case Kind::kList:
       if (v.list->generator) {
         if (v.list->consumed) return;
@@ -610,7 +694,8 @@ void PyIterate(const Value& v, Arena* arena, std::vector<Value>* out) {
       }
       return;
     }
-    default: TypeFail(std::string("'") + TypeName(v) + "' object is not iterable");
+    default:
+      TypeFail(std::string("'") + TypeName(v) + "' object is not iterable");
   }
 }
 
@@ -622,38 +707,58 @@ struct MethodName {
 };
 
 const MethodName kStrMethods[] = {
-    {"startswith", Method::kStartswith}, {"endswith", Method::kEndswith},
-    {"split", Method::kSplit},           {"rsplit", Method::kRsplit},
-    {"strip", Method::kStrip},           {"lstrip", Method::kLstrip},
-    {"rstrip", Method::kRstrip},         {"replace", Method::kReplace},
-    {"upper", Method::kUpper},           {"lower", Method::kLower},
-    {"title", Method::kTitle},           {"capitalize", Method::kCapitalize},
-    {"find", Method::kFind},             {"rfind", Method::kRfind},
-    {"index", Method::kIndex},           {"rindex", Method::kRindex},
-    {"count", Method::kCount},           {"format", Method::kFormat},
-    {"join", Method::kJoin},             {"isdigit", Method::kIsdigit},
-    {"isalpha", Method::kIsalpha},       {"isalnum", Method::kIsalnum},
-    {"isspace", Method::kIsspace},       {"islower", Method::kIslower},
-    {"isupper", Method::kIsupper},       {"isnumeric", Method::kIsnumeric},
-    {"isdecimal", Method::kIsdecimal},   {"removeprefix", Method::kRemoveprefix},
-    {"removesuffix", Method::kRemovesuffix}, {"splitlines", Method::kSplitlines},
-    {"zfill", Method::kZfill},           {"center", Method::kCenter},
-    {"ljust", Method::kLjust},           {"rjust", Method::kRjust},
-    {"partition", Method::kPartition},   {"rpartition", Method::kRpartition},
-    {"swapcase", Method::kSwapcase},     {"casefold", Method::kCasefold},
-    {"encode", Method::kEncode},         {"istitle", Method::kIstitle},
+    {"startswith", Method::kStartswith},
+    {"endswith", Method::kEndswith},
+    {"split", Method::kSplit},
+    {"rsplit", Method::kRsplit},
+    {"strip", Method::kStrip},
+    {"lstrip", Method::kLstrip},
+    {"rstrip", Method::kRstrip},
+    {"replace", Method::kReplace},
+    {"upper", Method::kUpper},
+    {"lower", Method::kLower},
+    {"title", Method::kTitle},
+    {"capitalize", Method::kCapitalize},
+    {"find", Method::kFind},
+    {"rfind", Method::kRfind},
+    {"index", Method::kIndex},
+    {"rindex", Method::kRindex},
+    {"count", Method::kCount},
+    {"format", Method::kFormat},
+    {"join", Method::kJoin},
+    {"isdigit", Method::kIsdigit},
+    {"isalpha", Method::kIsalpha},
+    {"isalnum", Method::kIsalnum},
+    {"isspace", Method::kIsspace},
+    {"islower", Method::kIslower},
+    {"isupper", Method::kIsupper},
+    {"isnumeric", Method::kIsnumeric},
+    {"isdecimal", Method::kIsdecimal},
+    {"removeprefix", Method::kRemoveprefix},
+    {"removesuffix", Method::kRemovesuffix},
+    {"splitlines", Method::kSplitlines},
+    {"zfill", Method::kZfill},
+    {"center", Method::kCenter},
+    {"ljust", Method::kLjust},
+    {"rjust", Method::kRjust},
+    {"partition", Method::kPartition},
+    {"rpartition", Method::kRpartition},
+    {"swapcase", Method::kSwapcase},
+    {"casefold", Method::kCasefold},
+    {"encode", Method::kEncode},
+    {"istitle", Method::kIstitle},
 };
 const MethodName kDictMethods[] = {
-    {"items", Method::kItems}, {"keys", Method::kKeys}, {"values", Method::kValues},
-    {"get", Method::kGet},     {"copy", Method::kCopy}, {"pop", Method::kUnsafe},
+    {"items", Method::kItems},    {"keys", Method::kKeys},         {"values", Method::kValues},
+    {"get", Method::kGet},        {"copy", Method::kCopy},         {"pop", Method::kUnsafe},
     {"popitem", Method::kUnsafe}, {"setdefault", Method::kUnsafe}, {"update", Method::kUnsafe},
-    {"clear", Method::kUnsafe}, {"fromkeys", Method::kUnsafe},
+    {"clear", Method::kUnsafe},   {"fromkeys", Method::kUnsafe},
 };
 const MethodName kListMethods[] = {
-    {"index", Method::kIndex},    {"count", Method::kCount},    {"copy", Method::kCopy},
-    {"append", Method::kUnsafe},  {"extend", Method::kUnsafe},  {"insert", Method::kUnsafe},
-    {"pop", Method::kUnsafe},     {"remove", Method::kUnsafe},  {"reverse", Method::kUnsafe},
-    {"sort", Method::kUnsafe},    {"clear", Method::kUnsafe},
+    {"index", Method::kIndex},   {"count", Method::kCount},   {"copy", Method::kCopy},
+    {"append", Method::kUnsafe}, {"extend", Method::kUnsafe}, {"insert", Method::kUnsafe},
+    {"pop", Method::kUnsafe},    {"remove", Method::kUnsafe}, {"reverse", Method::kUnsafe},
+    {"sort", Method::kUnsafe},   {"clear", Method::kUnsafe},
 };
 
 template <size_t N>
@@ -693,8 +798,12 @@ bool PythonAttr(const Value& obj, std::string_view name, Arena* arena, Value* ou
   if (name.empty() || name[0] == '_') return false;  // the sandbox hides private attributes
   Method m = Method::kNone;
   switch (obj.kind) {
-    case Kind::kString: m = FindMethod(kStrMethods, name); break;
-    case Kind::kDict: m = FindMethod(kDictMethods, name); break;
+    case Kind::kString:
+      m = FindMethod(kStrMethods, name);
+      break;
+    case Kind::kDict:
+      m = FindMethod(kDictMethods, name);
+      break;
     case Kind::kList:
       m = FindMethod(kListMethods, name);
       if (obj.list->is_tuple && m != Method::kIndex && m != Method::kCount) m = Method::kNone;
@@ -705,7 +814,8 @@ bool PythonAttr(const Value& obj, std::string_view name, Arena* arena, Value* ou
       *out = *v;
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
   if (m == Method::kNone) return false;
   *out = BoundMethod(arena, obj, m, name);
@@ -787,7 +897,8 @@ Value SliceValue(const Value& obj, const Value& start, const Value& stop, const 
     offsets.push_back(s.size());
     std::vector<Piece> pieces;
     for (int64_t k : idx) {
-      Value ch = SubString(arena, obj, offsets[static_cast<size_t>(k)], offsets[static_cast<size_t>(k) + 1]);
+      Value ch = SubString(arena, obj, offsets[static_cast<size_t>(k)],
+                           offsets[static_cast<size_t>(k) + 1]);
       AppendPieces(ch, &pieces);
     }
     return MakeString(arena, pieces.data(), pieces.size());
@@ -814,8 +925,8 @@ Value GetItem(const Value& obj, const Value& key, Arena* arena) {
         int64_t n = static_cast<int64_t>(obj.list->size);
         int64_t k = index < 0 ? index + n : index;
         if (k >= 0 && k < n) return obj.list->items[k];
-        return MakeUndefined(arena, std::string(TypeName(obj)) + " object has no element " +
-                                        std::to_string(index));
+        return MakeUndefined(
+            arena, std::string(TypeName(obj)) + " object has no element " + std::to_string(index));
       }
       break;
     case Kind::kString:
@@ -825,7 +936,8 @@ Value GetItem(const Value& obj, const Value& key, Arena* arena) {
         int64_t n = static_cast<int64_t>(ascii ? s.size() : CodePointCount(s));
         int64_t k = index < 0 ? index + n : index;
         if (k >= 0 && k < n) {
-          size_t b = ascii ? static_cast<size_t>(k) : ByteOffsetOfCodePoint(s, static_cast<size_t>(k));
+          size_t b =
+              ascii ? static_cast<size_t>(k) : ByteOffsetOfCodePoint(s, static_cast<size_t>(k));
           size_t e = b;
           NextCodePoint(s, &e);
           return SubString(arena, obj, b, e);
@@ -833,7 +945,8 @@ Value GetItem(const Value& obj, const Value& key, Arena* arena) {
         return MakeUndefined(arena, "str object has no element " + std::to_string(index));
       }
       break;
-    default: break;
+    default:
+      break;
   }
   if (key.kind == Kind::kString) {
     Value attr;

@@ -16,22 +16,76 @@ struct MacroDef;
 class Evaluator;
 
 // Callables a template can hold: macros, built-in globals, bound methods, loop.cycle.
-enum class CallableKind : uint8_t { kMacro, kBuiltin, kMethod, kLoopCycle, kLoopChanged, kJoiner, kCycler };
+enum class CallableKind : uint8_t {
+  kMacro,
+  kBuiltin,
+  kMethod,
+  kLoopCycle,
+  kLoopChanged,
+  kJoiner,
+  kCycler
+};
 
 enum class BuiltinFn : uint8_t {
-  kRange, kNamespace, kDict, kRaiseException, kStrftimeNow, kLipsum, kCycler, kJoiner,
+  kRange,
+  kNamespace,
+  kDict,
+  kRaiseException,
+  kStrftimeNow,
+  kLipsum,
+  kCycler,
+  kJoiner,
 };
 
 enum class Method : uint8_t {
   kNone,
   // str
-  kStartswith, kEndswith, kSplit, kRsplit, kStrip, kLstrip, kRstrip, kReplace, kUpper, kLower,
-  kTitle, kCapitalize, kFind, kRfind, kIndex, kRindex, kCount, kFormat, kJoin, kIsdigit,
-  kIsalpha, kIsalnum, kIsspace, kIslower, kIsupper, kIsnumeric, kIsdecimal, kRemoveprefix,
-  kRemovesuffix, kSplitlines, kZfill, kCenter, kLjust, kRjust, kPartition, kRpartition,
-  kSwapcase, kCasefold, kEncode, kIstitle,
+  kStartswith,
+  kEndswith,
+  kSplit,
+  kRsplit,
+  kStrip,
+  kLstrip,
+  kRstrip,
+  kReplace,
+  kUpper,
+  kLower,
+  kTitle,
+  kCapitalize,
+  kFind,
+  kRfind,
+  kIndex,
+  kRindex,
+  kCount,
+  kFormat,
+  kJoin,
+  kIsdigit,
+  kIsalpha,
+  kIsalnum,
+  kIsspace,
+  kIslower,
+  kIsupper,
+  kIsnumeric,
+  kIsdecimal,
+  kRemoveprefix,
+  kRemovesuffix,
+  kSplitlines,
+  kZfill,
+  kCenter,
+  kLjust,
+  kRjust,
+  kPartition,
+  kRpartition,
+  kSwapcase,
+  kCasefold,
+  kEncode,
+  kIstitle,
   // dict
-  kItems, kKeys, kValues, kGet, kCopy,
+  kItems,
+  kKeys,
+  kValues,
+  kGet,
+  kCopy,
   // list: kIndex, kCount, kCopy shared
   // mutating (refused by the immutable sandbox)
   kUnsafe,
@@ -42,7 +96,7 @@ struct Callable {
   BuiltinFn builtin = BuiltinFn::kRange;
   Method method = Method::kNone;
   const char* name = "";
-  Value self;                      // bound method receiver / cycler items
+  Value self;                       // bound method receiver / cycler items
   const MacroDef* macro = nullptr;  // kMacro
   LoopState* loop = nullptr;        // loop.cycle / loop.changed
   int state = 0;                    // joiner/cycler position

@@ -71,7 +71,8 @@ class Parser {
     return Next();
   }
   const Token& ExpectName(const char* name) {
-    if (!IsName(cur(), name)) Fail(std::string("expected token '") + name + "', got " + Describe(cur()));
+    if (!IsName(cur(), name))
+      Fail(std::string("expected token '") + name + "', got " + Describe(cur()));
     return Next();
   }
   Node* New(NodeKind k, const Token& t) { return pool_->New(k, t.line, t.column); }
@@ -156,7 +157,8 @@ class Parser {
     }
     if (w == "block" || w == "extends" || w == "include" || w == "import" || w == "from" ||
         w == "autoescape") {
-      Unsupported("the '" + w + "' tag needs a template loader, which chat templates do not have", t);
+      Unsupported("the '" + w + "' tag needs a template loader, which chat templates do not have",
+                  t);
     }
     Fail("Encountered unknown tag '" + w + "'.");
   }
@@ -326,10 +328,14 @@ class Parser {
   }
   static std::string KindName(const Node* n) {
     switch (n->kind) {
-      case NodeKind::kConst: return "const";
-      case NodeKind::kList: return "list";
-      case NodeKind::kDict: return "dict";
-      default: return "expression";
+      case NodeKind::kConst:
+        return "const";
+      case NodeKind::kList:
+        return "list";
+      case NodeKind::kDict:
+        return "dict";
+      default:
+        return "expression";
     }
   }
 
@@ -344,8 +350,8 @@ class Parser {
     return false;
   }
 
-  Node* ParseTuple(bool simplified, bool with_condexpr, std::initializer_list<const char*> extra_end,
-                   bool explicit_parentheses) {
+  Node* ParseTuple(bool simplified, bool with_condexpr,
+                   std::initializer_list<const char*> extra_end, bool explicit_parentheses) {
     const Token& start = cur();
     std::vector<const Node*> args;
     bool is_tuple = false;
@@ -372,9 +378,7 @@ class Parser {
     return n;
   }
 
-  Node* ParseExpression(bool with_condexpr) {
-    return with_condexpr ? ParseCondExpr() : ParseOr();
-  }
+  Node* ParseExpression(bool with_condexpr) { return with_condexpr ? ParseCondExpr() : ParseOr(); }
 
   Node* ParseCondExpr() {
     Node* expr1 = ParseOr();
@@ -719,7 +723,8 @@ class Parser {
   }
 
   Node* ParseCall(Node* callee) {
-    Node* n = New(NodeKind::kCall, cur());
+    Node* n =
+        pool_->New(NodeKind::kCall, callee->line, callee->column);  // errors point at the callee
     n->kids.push_back(callee);
     ParseCallArgs(n);
     return n;
@@ -737,7 +742,8 @@ class Parser {
       }
       int id = LookupFilter(full);
       if (id < 0) {
-        if (IsUnsupportedJinjaFilter(full)) Unsupported("filter '" + full + "' is not supported", name);
+        if (IsUnsupportedJinjaFilter(full))
+          Unsupported("filter '" + full + "' is not supported", name);
         Fail("No filter named '" + full + "'.", &name);
       }
       Node* f = New(NodeKind::kFilter, name);

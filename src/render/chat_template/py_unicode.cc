@@ -2,8 +2,8 @@
 // mappings (ucasemap), which agree with CPython's for the scripts chat data uses.
 #include "render/chat_template/py_unicode.h"
 
-#include <unicode/uchar.h>
 #include <unicode/ucasemap.h>
+#include <unicode/uchar.h>
 
 #include <memory>
 
@@ -138,8 +138,12 @@ bool IsPyAlnum(uint32_t cp) {
   return u_getIntPropertyValue(static_cast<UChar32>(cp), UCHAR_NUMERIC_TYPE) == U_NT_NUMERIC;
 }
 
-bool IsPyUpper(uint32_t cp) { return u_isUUppercase(static_cast<UChar32>(cp)); }
-bool IsPyLower(uint32_t cp) { return u_isULowercase(static_cast<UChar32>(cp)); }
+bool IsPyUpper(uint32_t cp) {
+  return u_isUUppercase(static_cast<UChar32>(cp));
+}
+bool IsPyLower(uint32_t cp) {
+  return u_isULowercase(static_cast<UChar32>(cp));
+}
 
 namespace {
 
@@ -180,7 +184,9 @@ std::string MapOne(uint32_t cp, bool upper) {
   return upper ? PyUpper(one) : PyLower(one);
 }
 
-bool IsCased(uint32_t cp) { return u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_CASED); }
+bool IsCased(uint32_t cp) {
+  return u_hasBinaryProperty(static_cast<UChar32>(cp), UCHAR_CASED);
+}
 
 std::string TitleOne(uint32_t cp) {
   UChar32 t = u_totitle(static_cast<UChar32>(cp));
@@ -240,10 +246,10 @@ std::string PyCapitalize(std::string_view s) {
   if (s.empty()) return std::string();
   size_t i = 0;
   uint32_t first = NextCodePoint(s, &i);
-  std::string out = first < 0x80 ? std::string(1, static_cast<char>(first >= 'a' && first <= 'z'
-                                                                        ? first - 32
-                                                                        : first))
-                                 : TitleOne(first);
+  std::string out =
+      first < 0x80
+          ? std::string(1, static_cast<char>(first >= 'a' && first <= 'z' ? first - 32 : first))
+          : TitleOne(first);
   out += PyLower(s.substr(i));
   return out;
 }

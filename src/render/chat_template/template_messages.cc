@@ -139,7 +139,8 @@ class Builder {
         out = Value::DictOf(d);
         break;
       }
-      default: break;
+      default:
+        break;
     }
     out.src = src;
     return out;
@@ -184,7 +185,8 @@ class Builder {
 
   static bool IsBillingHeader(const Value& text) {
     std::string_view prefix = "x-anthropic-billing-header";
-    return text.size >= prefix.size() && !text.rope && View(text).substr(0, prefix.size()) == prefix;
+    return text.size >= prefix.size() && !text.rope &&
+           View(text).substr(0, prefix.size()) == prefix;
   }
 
   // Returns the OpenAI-format request (messages, tools, chat_template_kwargs).
@@ -246,7 +248,8 @@ class Builder {
       }
     }
     Set(req, "messages", Value::ListOf(msgs));
-    if (const Value* tools = Get(body, "tools"); tools && tools->kind == Kind::kList && tools->list->size) {
+    if (const Value* tools = Get(body, "tools");
+        tools && tools->kind == Kind::kList && tools->list->size) {
       List* out = NewList();
       for (size_t i = 0; i < tools->list->size; ++i) {
         const Value& t = tools->list->items[i];
@@ -400,8 +403,11 @@ class Builder {
     bool typed = IsStr(type) && !(uuid && !uuid->is_none());
     std::string_view t = typed ? ct::StrView(*type, a_) : std::string_view();
     if (typed) {
-      if (t == "text" || t == "input_text" || t == "output_text" || t == "refusal" || t == "thinking") {
-        const Value* text = Get(part, t == "refusal" ? "refusal" : t == "thinking" ? "thinking" : "text");
+      if (t == "text" || t == "input_text" || t == "output_text" || t == "refusal" ||
+          t == "thinking") {
+        const Value* text = Get(part, t == "refusal"    ? "refusal"
+                                      : t == "thinking" ? "thinking"
+                                                        : "text");
         if (!text || text->is_none()) return false;  // skipped with a warning by vLLM
         if (!IsStr(text)) {
           *error = true;
@@ -520,7 +526,8 @@ class Builder {
           List* l = NewList();
           for (size_t j = 0; j < calls->list->size; ++j) {
             Value call;
-            if (!ToolCall(calls->list->items[j], index, static_cast<int>(j), &call, reason)) return false;
+            if (!ToolCall(calls->list->items[j], index, static_cast<int>(j), &call, reason))
+              return false;
             l->Push(a_, call);
           }
           Set(r, "tool_calls", Value::ListOf(l));
@@ -578,7 +585,8 @@ class Builder {
     const Value* args = Get(*fn, "arguments");
     Value parsed;
     if (IsStr(args)) {
-      if (!ct::LoadJson(ct::StrView(*args, a_), seg, a_, &parsed)) parsed = Value::DictOf(NewDict());
+      if (!ct::LoadJson(ct::StrView(*args, a_), seg, a_, &parsed))
+        parsed = Value::DictOf(NewDict());
     } else if (args && (args->kind == Kind::kDict || args->kind == Kind::kList)) {
       parsed = Retag(*args, seg);
     } else {
@@ -641,16 +649,19 @@ class Builder {
   bool Build(const Value& req, simdjson::dom::element special, int64_t now, ChatTemplateInput* in,
              std::string* reason) {
     const Value* messages = Get(req, "messages");
-    if (!messages || messages->kind != Kind::kList) return Fail(reason, "body has no messages list");
+    if (!messages || messages->kind != Kind::kList)
+      return Fail(reason, "body has no messages list");
     List* conv = NewList();
     for (size_t i = 0; i < messages->list->size; ++i) {
-      if (!Message(messages->list->items[i], static_cast<int>(conv->size), conv, reason)) return false;
+      if (!Message(messages->list->items[i], static_cast<int>(conv->size), conv, reason))
+        return false;
     }
     // Special tokens first, so request kwargs can override them (transformers' template_kwargs =
     // {**special_tokens_map, **kwargs}).
     simdjson::dom::object sp;
     if (special.get(sp) == simdjson::SUCCESS) {
-      for (auto field : sp) in->Set(std::string(field.key), ct::FromDom(field.value, ct::kFraming, a_));
+      for (auto field : sp)
+        in->Set(std::string(field.key), ct::FromDom(field.value, ct::kFraming, a_));
     }
     const Value* kwargs = Get(req, "chat_template_kwargs");
     if (kwargs && kwargs->kind == Kind::kDict) {
@@ -669,7 +680,8 @@ class Builder {
     const Value* tools = Get(req, "tools");
     if (tools && tools->kind == Kind::kList && tools->list->size) {
       List* l = NewList();
-      for (size_t i = 0; i < tools->list->size; ++i) l->Push(a_, Tool(tools->list->items[i], static_cast<int>(i)));
+      for (size_t i = 0; i < tools->list->size; ++i)
+        l->Push(a_, Tool(tools->list->items[i], static_cast<int>(i)));
       in->Set("tools", Value::ListOf(l));
     } else {
       in->Set("tools", Value::None());
@@ -721,7 +733,8 @@ bool IsAnthropicMessagesBody(simdjson::dom::element body) {
 
 bool BuildTemplateInput(simdjson::dom::element body, simdjson::dom::element special_tokens,
                         const TemplateMessageOptions& options, int64_t now_unix_seconds,
-                        ChatTemplateScratch* scratch, ChatTemplateInput* input, std::string* reason) {
+                        ChatTemplateScratch* scratch, ChatTemplateInput* input,
+                        std::string* reason) {
   if (!body.is_object()) {
     *reason = "body is not a JSON object";
     return false;

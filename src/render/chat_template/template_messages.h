@@ -42,6 +42,7 @@ bool IsAnthropicMessagesBody(simdjson::dom::element body);
 // request text) when the engine would refuse the body.
 bool BuildTemplateInput(simdjson::dom::element body, simdjson::dom::element special_tokens,
                         const TemplateMessageOptions& options, int64_t now_unix_seconds,
-                        ChatTemplateScratch* scratch, ChatTemplateInput* input, std::string* reason);
+                        ChatTemplateScratch* scratch, ChatTemplateInput* input,
+                        std::string* reason);
 
 }  // namespace ltl

@@ -30,27 +30,42 @@ int64_t IntArg(const Value& v) {
 bool ApplyTest(TestId id, const Value& v, const CallArgs& args, Evaluator* ev) {
   Arena* a = ev->arena();
   switch (id) {
-    case TestId::kDefined: return !v.is_undefined();
-    case TestId::kUndefined: return v.is_undefined();
-    case TestId::kNone: return v.is_none();
-    case TestId::kBoolean: return v.kind == Kind::kBool;
-    case TestId::kFalse: return v.kind == Kind::kBool && !v.b;
-    case TestId::kTrue: return v.kind == Kind::kBool && v.b;
-    case TestId::kInteger: return v.kind == Kind::kInt;
-    case TestId::kFloat: return v.kind == Kind::kFloat;
-    case TestId::kNumber: return v.is_number();
-    case TestId::kString: return v.kind == Kind::kString;
-    case TestId::kMapping: return v.kind == Kind::kDict;
+    case TestId::kDefined:
+      return !v.is_undefined();
+    case TestId::kUndefined:
+      return v.is_undefined();
+    case TestId::kNone:
+      return v.is_none();
+    case TestId::kBoolean:
+      return v.kind == Kind::kBool;
+    case TestId::kFalse:
+      return v.kind == Kind::kBool && !v.b;
+    case TestId::kTrue:
+      return v.kind == Kind::kBool && v.b;
+    case TestId::kInteger:
+      return v.kind == Kind::kInt;
+    case TestId::kFloat:
+      return v.kind == Kind::kFloat;
+    case TestId::kNumber:
+      return v.is_number();
+    case TestId::kString:
+      return v.kind == Kind::kString;
+    case TestId::kMapping:
+      return v.kind == Kind::kDict;
     case TestId::kIterable:
       return v.kind == Kind::kUndefined || v.kind == Kind::kString || v.kind == Kind::kList ||
              v.kind == Kind::kDict;
     case TestId::kSequence:
       return v.kind == Kind::kUndefined || v.kind == Kind::kString ||
              (v.kind == Kind::kList && !v.list->generator) || v.kind == Kind::kDict;
-    case TestId::kCallable: return v.kind == Kind::kCallable;
-    case TestId::kEscaped: return false;  // no Markup objects without autoescape
-    case TestId::kOdd: return (IntArg(v) % 2 + 2) % 2 == 1;
-    case TestId::kEven: return IntArg(v) % 2 == 0;
+    case TestId::kCallable:
+      return v.kind == Kind::kCallable;
+    case TestId::kEscaped:
+      return false;  // no Markup objects without autoescape
+    case TestId::kOdd:
+      return (IntArg(v) % 2 + 2) % 2 == 1;
+    case TestId::kEven:
+      return IntArg(v) % 2 == 0;
     case TestId::kDivisibleby: {
       int64_t d = IntArg(Arg(args, 0, "divisibleby"));
       if (d == 0) TypeFail("integer division or modulo by zero");
@@ -78,28 +93,45 @@ bool ApplyTest(TestId id, const Value& v, const CallArgs& args, Evaluator* ev) {
       if (v.kind != o.kind) return false;
       switch (v.kind) {
         case Kind::kNone:
-        case Kind::kUndefined: return v.kind == Kind::kNone;
-        case Kind::kBool: return v.b == o.b;
-        case Kind::kInt: return v.i == o.i && v.i >= -5 && v.i <= 256;  // CPython's small ints
-        case Kind::kList: return v.list == o.list;
+        case Kind::kUndefined:
+          return v.kind == Kind::kNone;
+        case Kind::kBool:
+          return v.b == o.b;
+        case Kind::kInt:
+          return v.i == o.i && v.i >= -5 && v.i <= 256;  // CPython's small ints
+        case Kind::kList:
+          return v.list == o.list;
         case Kind::kDict:
-        case Kind::kNamespace: return v.dict == o.dict;
-        case Kind::kCallable: return v.fn == o.fn;
-        case Kind::kString: return !v.rope && !o.rope && v.s == o.s && v.size == o.size;
-        default: return false;
+        case Kind::kNamespace:
+          return v.dict == o.dict;
+        case Kind::kCallable:
+          return v.fn == o.fn;
+        case Kind::kString:
+          return !v.rope && !o.rope && v.s == o.s && v.size == o.size;
+        default:
+          return false;
       }
     }
-    case TestId::kIn: return PyContains(Arg(args, 0, "in"), v, a);
+    case TestId::kIn:
+      return PyContains(Arg(args, 0, "in"), v, a);
     case TestId::kFilter:
       return v.kind == Kind::kString && LookupFilter(StrView(v, a)) >= 0;
-    case TestId::kTest: return v.kind == Kind::kString && LookupTest(StrView(v, a)) >= 0;
-    case TestId::kEq: return PyEquals(v, Arg(args, 0, "eq"), a);
-    case TestId::kNe: return !PyEquals(v, Arg(args, 0, "ne"), a);
-    case TestId::kLt: return PyCompare(CmpOp::kLt, v, Arg(args, 0, "lt"), a);
-    case TestId::kLe: return PyCompare(CmpOp::kLe, v, Arg(args, 0, "le"), a);
-    case TestId::kGt: return PyCompare(CmpOp::kGt, v, Arg(args, 0, "gt"), a);
-    case TestId::kGe: return PyCompare(CmpOp::kGe, v, Arg(args, 0, "ge"), a);
-    case TestId::kCount_: break;
+    case TestId::kTest:
+      return v.kind == Kind::kString && LookupTest(StrView(v, a)) >= 0;
+    case TestId::kEq:
+      return PyEquals(v, Arg(args, 0, "eq"), a);
+    case TestId::kNe:
+      return !PyEquals(v, Arg(args, 0, "ne"), a);
+    case TestId::kLt:
+      return PyCompare(CmpOp::kLt, v, Arg(args, 0, "lt"), a);
+    case TestId::kLe:
+      return PyCompare(CmpOp::kLe, v, Arg(args, 0, "le"), a);
+    case TestId::kGt:
+      return PyCompare(CmpOp::kGt, v, Arg(args, 0, "gt"), a);
+    case TestId::kGe:
+      return PyCompare(CmpOp::kGe, v, Arg(args, 0, "ge"), a);
+    case TestId::kCount_:
+      break;
   }
   Fail(ErrorKind::kUnsupported, "unknown test");
 }

@@ -21,7 +21,8 @@ void* Arena::Alloc(size_t bytes, size_t align) {
       offset_ = 0;
       continue;
     }
-    size_t size = std::max<size_t>(bytes + align, blocks_.empty() ? 64 << 10 : blocks_.back().size * 2);
+    size_t size =
+        std::max<size_t>(bytes + align, blocks_.empty() ? 64 << 10 : blocks_.back().size * 2);
     size = std::min<size_t>(size, std::max<size_t>(bytes + align, 64 << 20));
     Block b;
     b.data.reset(new char[size]);
@@ -53,7 +54,8 @@ void Arena::Reset() {
   used_ = 0;
 }
 
-// --- List / Dict -----------------------------------------------------------------------------------
+// --- List / Dict
+// -----------------------------------------------------------------------------------
 
 void List::Push(Arena* arena, const Value& v) {
   if (size == cap) {
@@ -70,9 +72,12 @@ namespace {
 
 double NumberOf(const Value& v) {
   switch (v.kind) {
-    case Kind::kBool: return v.b ? 1 : 0;
-    case Kind::kInt: return static_cast<double>(v.i);
-    default: return v.d;
+    case Kind::kBool:
+      return v.b ? 1 : 0;
+    case Kind::kInt:
+      return static_cast<double>(v.i);
+    default:
+      return v.d;
   }
 }
 
@@ -116,7 +121,8 @@ void Dict::Set(Arena* arena, const Value& key, const Value& value) {
   }
   if (size == cap) {
     size_t ncap = cap ? cap * 2 : 8;
-    DictEntry* n = static_cast<DictEntry*>(arena->Alloc(sizeof(DictEntry) * ncap, alignof(DictEntry)));
+    DictEntry* n =
+        static_cast<DictEntry*>(arena->Alloc(sizeof(DictEntry) * ncap, alignof(DictEntry)));
     if (size) std::memcpy(static_cast<void*>(n), entries, sizeof(DictEntry) * size);
     entries = n;
     cap = ncap;
@@ -126,7 +132,8 @@ void Dict::Set(Arena* arena, const Value& key, const Value& value) {
   ++size;
 }
 
-// --- Strings ---------------------------------------------------------------------------------------
+// --- Strings
+// ---------------------------------------------------------------------------------------
 
 std::string_view StrView(const Value& v, Arena* arena) {
   if (!v.rope) return std::string_view(v.s, v.size);
@@ -164,7 +171,8 @@ Value MakeString(Arena* arena, const Piece* pieces, size_t n) {
   if (kept == 0) return Value::Str(std::string_view("", 0));
   if (kept == 1) {
     for (size_t i = 0; i < n; ++i) {
-      if (pieces[i].size) return Value::Str(std::string_view(pieces[i].data, pieces[i].size), pieces[i].src);
+      if (pieces[i].size)
+        return Value::Str(std::string_view(pieces[i].data, pieces[i].size), pieces[i].src);
     }
   }
   Piece* copy = static_cast<Piece*>(arena->Alloc(sizeof(Piece) * kept, alignof(Piece)));

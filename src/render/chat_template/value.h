@@ -62,8 +62,8 @@ struct Piece {
 };
 
 struct Rope {
-  size_t size = 0;        // total bytes
-  uint32_t count = 0;     // pieces
+  size_t size = 0;     // total bytes
+  uint32_t count = 0;  // pieces
   const Piece* pieces = nullptr;
   mutable const char* flat = nullptr;  // cached contiguous copy (Flatten)
 };
@@ -178,7 +178,9 @@ struct Value {
   bool is_undefined() const { return kind == Kind::kUndefined; }
   bool is_none() const { return kind == Kind::kNone; }
   bool is_string() const { return kind == Kind::kString; }
-  bool is_number() const { return kind == Kind::kInt || kind == Kind::kFloat || kind == Kind::kBool; }
+  bool is_number() const {
+    return kind == Kind::kInt || kind == Kind::kFloat || kind == Kind::kBool;
+  }
   bool is_list() const { return kind == Kind::kList; }
   bool is_dict() const { return kind == Kind::kDict; }
 };
@@ -205,7 +207,8 @@ struct DictEntry {
   Value key, value;
 };
 
-// Insertion-ordered dict (Python 3.7+); Set() on an existing key keeps its position, as Python does.
+// Insertion-ordered dict (Python 3.7+); Set() on an existing key keeps its position, as Python
+// does.
 struct Dict {
   DictEntry* entries = nullptr;
   size_t size = 0, cap = 0;
