@@ -69,7 +69,8 @@ def run_json_lines(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8")
     if p.returncode != 0:
         raise AssertionError(f"{cmd[0]} failed: {p.stderr[-2000:]}")
-    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    # split("\n"), not splitlines(): texts hold U+2028 and other line separators unescaped.
+    return [json.loads(line) for line in p.stdout.split("\n") if line.strip()]
 
 
 def main():
