@@ -47,6 +47,9 @@ def templates(tmp):
         with open(cfg, encoding="utf-8") as f:
             config = json.load(f)
         chat = config.get("chat_template")
+        if not chat:
+            print(f"SKIP part: npm {m}'s tokenizer_config.json has no chat_template")
+            continue
         named = chat if isinstance(chat, list) else [{"name": "default", "template": chat}]
         special = {}
         for k in ("bos_token", "eos_token", "unk_token", "pad_token"):
