@@ -97,7 +97,7 @@ Result<ChatTemplatePtr> ChatTemplate::Parse(std::string source) {
   try {
     t->body_ = ct::ParseTemplate(t->source_, &t->pool_);
   } catch (const ct::TemplateError& e) {
-    ChatTemplateError err{e.kind(), e.message(), e.line(), e.column()};
+    ChatTemplateError err{e.kind(), e.message(), e.line(), e.column(), e.safe_message()};
     return Status::InvalidArgument("chat template " + err.ToString());
   }
   return ChatTemplatePtr(std::move(t));
@@ -131,7 +131,8 @@ bool ChatTemplate::Render(const ChatTemplateInput& input, ChatTemplateScratch* s
     ct::Evaluator ev(pool_, globals, &scratch->arena);
     ev.Run(body_, &scratch->pieces);
   } catch (const ct::TemplateError& e) {
-    scratch->error = ChatTemplateError{e.kind(), e.message(), e.line(), e.column()};
+    scratch->error =
+        ChatTemplateError{e.kind(), e.message(), e.line(), e.column(), e.safe_message()};
     return false;
   }
   size_t total = 0;

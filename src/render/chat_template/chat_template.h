@@ -44,6 +44,9 @@ struct ChatTemplateError {
   ct::ErrorKind kind = ct::ErrorKind::kType;
   std::string message;
   int line = 0, column = 0;
+  // kRaised: `message` with each piece that came from the request replaced by "…" (templates
+  // quote roles or contents in their messages); safe for skip reasons and reports.
+  std::string safe_message;
   std::string ToString() const;  // "line L:C: message"
 };
 

@@ -37,11 +37,15 @@ class TemplateError : public std::exception {
     line_ = line;
     column_ = column;
   }
+  // raise_exception's message with every piece that came from the request replaced by "…".
+  const std::string& safe_message() const { return safe_message_; }
+  void set_safe_message(std::string m) { safe_message_ = std::move(m); }
 
  private:
   ErrorKind kind_;
   std::string message_;
   int line_, column_;
+  std::string safe_message_;
 };
 
 [[noreturn]] inline void Fail(ErrorKind kind, std::string message) {

@@ -724,9 +724,30 @@ Value Evaluator::CallBuiltin(const Callable* c, const CallArgs& args) {
       return Value::DictOf(d, c->builtin == BuiltinFn::kNamespace ? Kind::kNamespace : Kind::kDict);
     }
     case BuiltinFn::kRaiseException: {
-      std::string msg;
-      if (!args.pos.empty()) AppendStr(args.pos[0], arena_, &msg);
-      Fail(ErrorKind::kRaised, msg);
+      std::string msg, safe;
+      if (!args.pos.empty()) {
+        const Value& v = args.pos[0];
+        AppendStr(v, arena_, &msg);
+        if (v.kind == Kind::kString) {
+          std::vector<Piece> pieces;
+          AppendPieces(v, &pieces);
+          bool masked = false;  // one "…" for a run of request pieces
+          for (const Piece& p : pieces) {
+            if (p.src == kFraming) {
+              safe.append(p.data, p.size);
+              masked = false;
+            } else if (!masked && p.size) {
+              safe += "\u2026";
+              masked = true;
+            }
+          }
+        } else {
+          safe = v.src == kFraming ? msg : "\u2026";
+        }
+      }
+      TemplateError e(ErrorKind::kRaised, msg);
+      e.set_safe_message(std::move(safe));
+      throw e;
     }
     case BuiltinFn::kStrftimeNow: {
       const Value* fmt = args.Get(0, "format");
