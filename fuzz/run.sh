@@ -15,8 +15,7 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then
   for f in fuzz/*_fuzz.cc; do targets+=("$(basename "$f" .cc)"); done
 fi
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLTL_BUILD_FUZZ=ON \
-  -DLTL_BUILD_BENCH=OFF >/dev/null
+scripts/configure.sh sanitize "$build"
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 mkdir -p "$build/findings" "$build/logs"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs clang-tidy (checks in .clang-tidy, every finding an error) on the C++ sources changed since
-# the merge base with main, or on every source when there is no such base (a clean CI clone of
-# main itself). Needs a configured build directory for compile_commands.json.
+# the merge base with main; on main itself (a clean CI clone), on those the last commit changed.
+# Needs a configured build directory for compile_commands.json.
 # Usage: scripts/clang-tidy-changed.sh [BUILD_DIR]   (default build; env LTL_TIDY_BASE=REF overrides
 # the base, LTL_TIDY_ALL=1 checks everything)
 set -euo pipefail
@@ -14,7 +14,9 @@ files=()
 base=""
 if [[ -z "${LTL_TIDY_ALL:-}" ]]; then
   base=${LTL_TIDY_BASE:-$(git merge-base HEAD main 2>/dev/null || true)}
-  [[ "$base" == "$(git rev-parse HEAD 2>/dev/null)" ]] && base=""  # on main itself: no base
+  if [[ "$base" == "$(git rev-parse HEAD 2>/dev/null)" ]]; then  # on main itself: the last commit
+    base=$(git rev-parse -q --verify HEAD~1 2>/dev/null || true)
+  fi
 fi
 if [[ -n "$base" ]]; then
   mapfile -t files < <({ git diff --name-only --diff-filter=d "$base" -- 'src/*.cc' 'fuzz/*.cc' \
@@ -23,7 +25,7 @@ if [[ -n "$base" ]]; then
   echo "clang-tidy: ${#files[@]} file(s) changed since $(git rev-parse --short "$base")"
 else
   mapfile -t files < <(git ls-files 'src/*.cc' 'tests/unit/*.cc' 'bench/*.cc')
-  echo "clang-tidy: no merge base with main; checking all ${#files[@]} files"
+  echo "clang-tidy: no base commit; checking all ${#files[@]} files"
 fi
 # Only files the build knows (fuzz targets are in the fuzz build's database, not this one).
 known=()

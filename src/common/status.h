@@ -11,11 +11,21 @@ namespace ltl {
 
 class Status {
  public:
-  enum class Code { kOk = 0, kInvalidArgument, kIoError, kCorrupt, kNotFound, kLimit, kInterrupted };
+  enum class Code {
+    kOk = 0,
+    kInvalidArgument,
+    kIoError,
+    kCorrupt,
+    kNotFound,
+    kLimit,
+    kInterrupted
+  };
 
   Status() = default;
   static Status Ok() { return Status(); }
-  static Status InvalidArgument(std::string msg) { return Status(Code::kInvalidArgument, std::move(msg)); }
+  static Status InvalidArgument(std::string msg) {
+    return Status(Code::kInvalidArgument, std::move(msg));
+  }
   static Status IoError(std::string msg) { return Status(Code::kIoError, std::move(msg)); }
   static Status Corrupt(std::string msg) { return Status(Code::kCorrupt, std::move(msg)); }
   static Status NotFound(std::string msg) { return Status(Code::kNotFound, std::move(msg)); }
@@ -36,7 +46,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}        // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return status_.ok(); }
@@ -53,10 +63,10 @@ class Result {
   std::optional<T> value_;
 };
 
-#define LTL_RETURN_IF_ERROR(expr)           \
-  do {                                      \
-    ::ltl::Status _ltl_st = (expr);         \
-    if (!_ltl_st.ok()) return _ltl_st;      \
+#define LTL_RETURN_IF_ERROR(expr)      \
+  do {                                 \
+    ::ltl::Status _ltl_st = (expr);    \
+    if (!_ltl_st.ok()) return _ltl_st; \
   } while (0)
 
 }  // namespace ltl

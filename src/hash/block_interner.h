@@ -63,9 +63,10 @@ class BlockInterner {
   // absl::flat_hash_map<uint64_t, uint32_t> pads each slot to 16 bytes plus a control byte.
   std::vector<uint32_t> vals_;  // provisional id, kNone = empty slot
   size_t mask_ = 0;
-  // Per provisional id, its 64-bit id (the table's keys). Resent history repeats runs of consecutive provisional ids,
-  // so the block after `prev` is first tried as prev + 1 with one sequential read instead of a
-  // random probe of the table (which costs a cache miss once the table outgrows the cache).
+  // Per provisional id, its 64-bit id (the table's keys). Resent history repeats runs of
+  // consecutive provisional ids, so the block after `prev` is first tried as prev + 1 with one
+  // sequential read instead of a random probe of the table (which costs a cache miss once the table
+  // outgrows the cache).
   std::vector<uint64_t> id_of_;
   std::vector<uint32_t> parent_, run_;  // per provisional id
   std::vector<Entry> entries_;

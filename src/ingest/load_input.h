@@ -16,15 +16,15 @@ namespace ltl {
 
 struct LoadedInput {
   InputFormat format = InputFormat::kAuto;
-  std::string encoding;         // plain | gzip | zstd | directory
-  uint64_t bytes = 0;           // bytes read from disk (compressed size for compressed input)
+  std::string encoding;  // plain | gzip | zstd | directory
+  uint64_t bytes = 0;    // bytes read from disk (compressed size for compressed input)
   std::vector<RequestRecord> records;
   // Gateway logs only (csv, jsonl).
   bool gateway = false;
-  uint64_t filtered_status = 0;                    // non-2xx rows, not replayed
-  std::map<std::string, uint64_t> layouts;         // template layout -> requests
+  uint64_t filtered_status = 0;                         // non-2xx rows, not replayed
+  std::map<std::string, uint64_t> layouts;              // template layout -> requests
   std::vector<std::string> per_request_session_fields;  // session fields ignored (never repeat)
-  std::string counting;                            // how token counts were obtained
+  std::string counting;                                 // how token counts were obtained
   uint64_t conformed_ids = 0;  // records whose ids were fitted to logged usage (hash/conform_ids.h)
   // Cache traces only (cctrace).
   CctraceReadStats cctrace;

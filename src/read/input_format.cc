@@ -10,12 +10,18 @@ namespace ltl {
 
 const char* FormatName(InputFormat f) {
   switch (f) {
-    case InputFormat::kAuto: return "auto";
-    case InputFormat::kMooncake: return "mooncake";
-    case InputFormat::kBailian: return "bailian";
-    case InputFormat::kCctrace: return "cctrace";
-    case InputFormat::kCsv: return "csv";
-    case InputFormat::kJsonl: return "jsonl";
+    case InputFormat::kAuto:
+      return "auto";
+    case InputFormat::kMooncake:
+      return "mooncake";
+    case InputFormat::kBailian:
+      return "bailian";
+    case InputFormat::kCctrace:
+      return "cctrace";
+    case InputFormat::kCsv:
+      return "csv";
+    case InputFormat::kJsonl:
+      return "jsonl";
   }
   return "?";
 }

@@ -19,7 +19,8 @@ struct BailianLinks {
 
 // Parses one line into *r. Returns "" on success or the skip reason.
 std::string ParseLine(TraceKind kind, JsonLineParser& parser, std::string_view line,
-                      uint32_t cli_block_size, RequestRecord* r, int64_t* chat_id, int64_t* parent) {
+                      uint32_t cli_block_size, RequestRecord* r, int64_t* chat_id,
+                      int64_t* parent) {
   simdjson::ondemand::object obj;
   std::string reason;
   if (!parser.Start(line, &obj, &reason)) return reason;
@@ -70,8 +71,8 @@ std::string ParseLine(TraceKind kind, JsonLineParser& parser, std::string_view l
   if (!has_in) return "missing input_length";
   if (!has_ids) return "missing hash_ids";
   if (kind == TraceKind::kBailian && !has_chat) return "missing chat_id";
-  uint32_t bs = record_block_size > 0 ? static_cast<uint32_t>(record_block_size)
-                : cli_block_size > 0 ? cli_block_size
+  uint32_t bs = record_block_size > 0          ? static_cast<uint32_t>(record_block_size)
+                : cli_block_size > 0           ? cli_block_size
                 : kind == TraceKind::kMooncake ? kMooncakeDefaultBlockSize
                                                : kBailianDefaultBlockSize;
   r->block_size = bs;
@@ -80,7 +81,8 @@ std::string ParseLine(TraceKind kind, JsonLineParser& parser, std::string_view l
   return "";
 }
 
-Status ReadTrace(TraceKind kind, InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out) {
+Status ReadTrace(TraceKind kind, InputStream* in, ReadContext* ctx,
+                 std::vector<RequestRecord>* out) {
   LineReader lines(in, ctx->limits.max_line_bytes, ctx->limits.buffer_bytes);
   JsonLineParser parser;
   BailianLinks links;
@@ -89,8 +91,8 @@ Status ReadTrace(TraceKind kind, InputStream* in, ReadContext* ctx, std::vector<
     auto outcome = lines.Next(&line);
     if (outcome == LineReader::Outcome::kEnd) break;
     if (outcome == LineReader::Outcome::kError)
-      return Status::Corrupt(fmt::format("{}:{}: {}", ctx->name, lines.line_number() + 1,
-                                         lines.error().message()));
+      return Status::Corrupt(
+          fmt::format("{}:{}: {}", ctx->name, lines.line_number() + 1, lines.error().message()));
     if (outcome == LineReader::Outcome::kTooLong) {
       ctx->Skip(fmt::format("line longer than {} bytes", ctx->limits.max_line_bytes),
                 lines.line_number());

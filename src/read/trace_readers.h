@@ -18,8 +18,8 @@ constexpr uint32_t kBailianDefaultBlockSize = 16;
 Status ReadMooncake(InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out);
 
 // Bailian: {"chat_id", "parent_chat_id" (-1 root), "timestamp": s, "input_length",
-// "output_length", "type", "turn", "hash_ids"}. Conversations are parent_chat_id chains; each record's
-// `conversation` is set to its root's chat_id.
+// "output_length", "type", "turn", "hash_ids"}. Conversations are parent_chat_id chains; each
+// record's `conversation` is set to its root's chat_id.
 Status ReadBailian(InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out);
 
 }  // namespace ltl

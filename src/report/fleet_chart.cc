@@ -18,15 +18,15 @@ namespace {
 using svg::Num;
 
 // Line colours per policy (report order), then the pooled reference.
-constexpr const char* kPolicyColours[] = {"#7f8c8d", "#a0a8b4", "#f0a23b",
-                                          "#8e44ad", "#1f3a93", "#16a085"};
+constexpr const char* kPolicyColours[] = {"#7f8c8d", "#a0a8b4", "#f0a23b", "#8e44ad",
+                                          "#1f3a93", "#16a085", "#d35400", "#5d6d7e"};
 constexpr const char* kPooledColour = "#2e7d32";
 constexpr const char* kCeilingColour = "#c0392b";
 
 const char* Colour(const RoutingPolicy* p) {
   const auto& all = RoutingPolicies();
   size_t i = static_cast<size_t>(std::find(all.begin(), all.end(), p) - all.begin());
-  return kPolicyColours[std::min<size_t>(i, 5)];
+  return kPolicyColours[i % std::size(kPolicyColours)];
 }
 
 double Rate(int64_t hit, int64_t measured) {

@@ -14,7 +14,8 @@
   X(SessionRouting)             \
   X(PrefixHashRouting)          \
   X(PrefixAwareRouting)         \
-  X(KvCostRouting)
+  X(KvCostRouting)              \
+  X(LeastLoadedRouting)
 
 namespace ltl {
 

@@ -1,12 +1,14 @@
 """A small JSON Schema validator for the keywords docs/report.schema.json uses (standard library only).
 
-Supported: type (string or list), enum, const, minimum, maximum, properties, required,
+Supported: type (string or list), enum, const, pattern, minimum, maximum, properties, required,
 additionalProperties (false or a schema), items, $ref to "#/$defs/NAME", anyOf. Any other keyword
 makes validation fail loudly, so the schema cannot silently rely on something unchecked.
 """
 
+import re
+
 _IGNORED = {"$schema", "$id", "$defs", "title", "description"}
-_HANDLED = {"type", "enum", "const", "minimum", "maximum", "properties", "required",
+_HANDLED = {"type", "enum", "const", "pattern", "minimum", "maximum", "properties", "required",
             "additionalProperties", "items", "$ref", "anyOf"}
 
 
@@ -49,6 +51,8 @@ def validate(value, schema, root=None, path="$"):
         errors.append("%s: %r not in %r" % (path, value, schema["enum"]))
     if "const" in schema and value != schema["const"]:
         errors.append("%s: %r != %r" % (path, value, schema["const"]))
+    if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
+        errors.append("%s: %r does not match %r" % (path, value, schema["pattern"]))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
             errors.append("%s: %r < minimum %r" % (path, value, schema["minimum"]))

@@ -64,7 +64,7 @@ class FleetCli(unittest.TestCase):
         self.assertEqual(fleet["workers"], 4)
         self.assertEqual([p["policy"] for p in fleet["policies"]],
                          ["round-robin", "random", "session", "prefix-hash", "prefix-aware",
-                          "kv-cost"])
+                          "kv-cost", "least-loaded"])
         caps = fleet["capacities"]
         self.assertEqual([c["per_worker_capacity_blocks"] for c in caps], [2, 4, None])
         self.assertEqual([c["pooled_capacity_tokens"] for c in caps], [4096, 8192, None])

@@ -53,7 +53,7 @@ def main():
         fleet = json.load(f)["fleet"]
     policies = [p["policy"] for p in fleet["policies"]]
     assert policies == ["round-robin", "random", "session", "prefix-hash", "prefix-aware",
-                        "kv-cost"], policies
+                        "kv-cost", "least-loaded"], policies
     n_sizes = len(fleet["capacities"])
     assert n_sizes == len(SIZES), fleet["capacities"]
 

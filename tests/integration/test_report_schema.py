@@ -220,7 +220,8 @@ def main():
     b = copy.deepcopy(rep); b["undocumented_field"] = 1; broken.append(b)
     b = copy.deepcopy(rep); b["prefixes"]["by_count"][0]["tokens"] = -3; broken.append(b)
     b = copy.deepcopy(rep); b["replay"]["evict_order"] = "random"; broken.append(b)
-    b = copy.deepcopy(gw); b["fleet"]["policies"][0]["policy"] = "sticky"; broken.append(b)
+    # Policy names are whatever the registries hold (plug-ins), but always a lower-case name.
+    b = copy.deepcopy(gw); b["fleet"]["policies"][0]["policy"] = "Sticky <b>"; broken.append(b)
     b = copy.deepcopy(gw); b["gateway"]["provider_cache"]["observed_hit_rate"] = -0.1
     broken.append(b)
     b = copy.deepcopy(cc); b["cctrace"]["reference_replay"]["parent"]["hit_blocks"] = 2.5

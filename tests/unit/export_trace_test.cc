@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "hash/conform_ids.h"
 #include "export/export_order.h"
+#include "hash/conform_ids.h"
 
 namespace ltl {
 namespace {

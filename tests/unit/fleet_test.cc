@@ -433,7 +433,8 @@ struct NaiveOutcome {
 };
 
 NaiveOutcome NaiveCacheAware(const Trace& t, bool kv_cost, uint32_t n, uint64_t capacity,
-                             const FleetOptions& o, bool fifo_workers = false) {
+                             const FleetOptions& o, bool fifo_workers = false,
+                             bool least_loaded = false) {
   struct Lru {  // most recent first; with fifo_workers, newest insertion first
     std::list<uint32_t> order;
     bool Has(uint32_t b) const { return std::find(order.begin(), order.end(), b) != order.end(); }
@@ -463,8 +464,10 @@ NaiveOutcome NaiveCacheAware(const Trace& t, bool kv_cost, uint32_t n, uint64_t 
       while (match[w] < r.num_blocks && caches[w].Has(ids[match[w]])) ++match[w];
     int64_t lo = *std::min_element(load.begin(), load.end());
     int64_t hi = *std::max_element(load.begin(), load.end());
-    bool guard = !kv_cost && hi - lo > o.balance_abs_threshold &&
-                 static_cast<double>(hi) > o.balance_rel_threshold * static_cast<double>(lo);
+    // least-loaded always ranks by load, as the guard does (and is never counted as one).
+    bool guard = least_loaded ||
+                 (!kv_cost && hi - lo > o.balance_abs_threshold &&
+                  static_cast<double>(hi) > o.balance_rel_threshold * static_cast<double>(lo));
     // Score each worker; the best score wins, ties to fewer outstanding, then to the first worker
     // after the previous choice.
     uint32_t best = 0;
@@ -485,7 +488,7 @@ NaiveOutcome NaiveCacheAware(const Trace& t, bool kv_cost, uint32_t n, uint64_t 
       if (!have || key(w) < key(best)) best = w, have = true;
     }
     last = best;
-    if (guard) ++out.guard;
+    if (guard && !least_loaded) ++out.guard;
     int64_t hit =
         std::min<int64_t>(static_cast<int64_t>(match[best]) * r.block_size, r.input_tokens);
     if (i >= first) out.hit += hit, ++out.requests[best];
@@ -540,6 +543,17 @@ TEST(Fleet, CacheAwareRoutingMatchesAPlainSecondImplementation) {
     }
   }
   EXPECT_GT(guards, 0u);  // the guard path was exercised
+
+  // least-loaded: the plain implementation's guard ranking, always on.
+  FleetOptions ll = o;
+  ll.policies = {Routing("least-loaded")};
+  FleetResult lr = SimulateFleet(t, ro, ll, single);
+  for (size_t c = 0; c < caps.size(); ++c) {
+    NaiveOutcome want = NaiveCacheAware(t, false, 3, caps[c], o, false, /*least_loaded=*/true);
+    EXPECT_EQ(lr.policies[0].points[c].hit_tokens, want.hit) << "least-loaded " << caps[c];
+    EXPECT_EQ(lr.policies[0].points[c].requests, want.requests) << "least-loaded " << caps[c];
+    EXPECT_EQ(lr.policies[0].points[c].guard_triggers, 0u);
+  }
 
   // The same fleet with FIFO worker caches (--worker-policy fifo) against the plain FIFO lists.
   o.worker_policy = Eviction("fifo");
@@ -605,12 +619,12 @@ TEST(PolicyRegistry, NamesAreTheRegisteredOnesAndUnknownNamesAreErrors) {
   for (const RoutingPolicy* p : RoutingPolicies()) routing.emplace_back(p->name());
   EXPECT_EQ(eviction, (std::vector<std::string>{"fifo", "lru", "optimal"}));
   EXPECT_EQ(routing, (std::vector<std::string>{"round-robin", "random", "session", "prefix-hash",
-                                               "prefix-aware", "kv-cost"}));
+                                               "prefix-aware", "kv-cost", "least-loaded"}));
   for (const RoutingPolicy* p : RoutingPolicies())  // each is exactly one kind
     EXPECT_NE(p->AsStatic() == nullptr, p->AsCacheAware() == nullptr) << p->name();
-  auto bad = ParseRoutingList("round-robin,least-loaded");
+  auto bad = ParseRoutingList("round-robin,sticky");
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("least-loaded"), std::string::npos);
+  EXPECT_NE(bad.status().message().find("sticky"), std::string::npos);
   EXPECT_NE(bad.status().message().find("kv-cost"), std::string::npos);  // lists what exists
   EXPECT_FALSE(FindEvictionPolicy("arc").ok());
   EXPECT_EQ(*FindEvictionPolicy("Belady"), Eviction("optimal"));

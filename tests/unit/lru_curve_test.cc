@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <list>
-#include <set>
 #include <random>
+#include <set>
 #include <unordered_map>
 
 #include "simulate/aiperf_rate.h"

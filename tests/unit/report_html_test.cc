@@ -2,6 +2,7 @@
 // the capacity chart has the documented number of vertices.
 #include "report/report_html.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +10,9 @@
 #include "analyze/build_profile.h"
 #include "common/units.h"
 #include "report/html_text.h"
+#include "report/report_json.h"
+#include "report/report_section.h"
+#include "report/terminal_summary.h"
 #include "simulate/trace.h"
 
 namespace ltl {
@@ -106,6 +110,45 @@ TEST(ReportHtml, CapacityPolylineHasTwoVerticesPerDensePointPlusEnds) {
   EXPECT_NE(html.find("class=\"area-same\""), std::string::npos);
   EXPECT_NE(html.find("class=\"knee-point\""), std::string::npos);
   EXPECT_NE(html.find("KiB/token"), std::string::npos);  // the GiB axis caption
+}
+
+}  // namespace
+}  // namespace ltl
+
+namespace ltl {
+namespace {
+
+// Report sections are plug-ins: the page, report.json and the terminal are exactly the registered
+// sections' parts in registry order, and the table of contents links only sections on the page.
+TEST(ReportSections, EveryOutputIsTheRegisteredSectionsInOrder) {
+  const Profile p = HostileProfile();
+  const std::string html = RenderReportHtml(p);
+  size_t at = 0;
+  std::vector<std::string> on_page;
+  for (const ReportSection* s : ReportSections()) {
+    const std::string part = s->Html(p);
+    if (part.empty()) continue;
+    EXPECT_EQ(part.rfind(fmt::format("<section id=\"{}\"", s->name()), 0), 0u) << s->name();
+    const size_t found = html.find(part, at);
+    ASSERT_NE(found, std::string::npos) << s->name() << " missing or out of order";
+    at = found + part.size();
+    on_page.emplace_back(s->name());
+  }
+  for (size_t a = html.find("<a href=\"#"); a != std::string::npos;
+       a = html.find("<a href=\"#", a + 1)) {
+    const size_t end = html.find('"', a + 10);
+    const std::string target = html.substr(a + 10, end - a - 10);
+    EXPECT_NE(std::find(on_page.begin(), on_page.end(), target), on_page.end()) << target;
+  }
+  nlohmann::ordered_json want = nlohmann::ordered_json::object();
+  std::string terminal;
+  for (const ReportSection* s : ReportSections()) {
+    s->AddJson(p, &want);
+    terminal += s->Terminal(p);
+  }
+  EXPECT_EQ(ProfileToJson(p), want);
+  EXPECT_EQ(RenderTerminalSummary(p), terminal);
+  EXPECT_NE(terminal.find("<- ceiling"), std::string::npos);
 }
 
 }  // namespace
