@@ -12,6 +12,7 @@
 #include "analyze/cctrace_summary.h"
 #include "analyze/gateway_findings.h"
 #include "analyze/leaderboards.h"
+#include "analyze/quantiles.h"
 #include "common/skip_counter.h"
 #include "models/kv_models.h"
 #include "simulate/fleet_result.h"
@@ -19,17 +20,6 @@
 #include "simulate/replay_options.h"
 
 namespace ltl {
-
-struct Quantiles {
-  int64_t p50 = 0, p90 = 0, p99 = 0, max = 0;
-  double mean = 0;
-  uint64_t count = 0;
-};
-
-struct HistogramBin {
-  double lo = 0, hi = 0;  // [lo, hi)
-  uint64_t count = 0;
-};
 
 struct Distributions {
   Quantiles input_tokens, output_tokens;

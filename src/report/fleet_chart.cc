@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "common/units.h"
+#include "models/kv_models.h"
 #include "report/html_text.h"
 #include "report/svg_chart.h"
 #include "simulate/routing_policy.h"

@@ -2,6 +2,8 @@
 // page states it in the method section).
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "common/units.h"
 #include "report/report_section.h"
 

@@ -6,8 +6,6 @@
 namespace ltl {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
 std::string CapacityHtml(const Profile& p) {
   std::string o = "<section id=\"capacity\">\n<h2>Capacity curve</h2>\n";
   o += "<p>Hit rate (share of input tokens served from cache) at every cache size, replaying the "

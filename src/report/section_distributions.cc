@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "common/units.h"
 #include "report/html_text.h"
 #include "report/html_widgets.h"

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "common/units.h"
 #include "report/html_text.h"
 #include "report/html_widgets.h"

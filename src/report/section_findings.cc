@@ -1,5 +1,7 @@
 // Findings: report.json "findings" (one sentence each, aggregates only), the page's list, the
 // terminal's findings of gateway logs.
+#include <nlohmann/json.hpp>
+
 #include "analyze/gateway_findings.h"
 #include "report/html_text.h"
 #include "report/report_section.h"

@@ -1,5 +1,7 @@
 // Fleets (--workers): report.json "fleet", the page's fleet chart and table, the terminal's
 // policy x size table.
+#include <nlohmann/json.hpp>
+
 #include "report/fleet_chart.h"
 #include "report/fleet_json.h"
 #include "report/fleet_summary.h"

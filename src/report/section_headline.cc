@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <nlohmann/json.hpp>
+
 #include "analyze/kv_memory_view.h"
 #include "analyze/main_finding.h"
 #include "common/units.h"

@@ -11,8 +11,6 @@
 namespace ltl {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
 std::string MethodHtml(const Profile& p) {
   std::string o =
       "<section id=\"method\">\n<h2>How the numbers were computed</h2>\n<dl class=\"method\">\n";

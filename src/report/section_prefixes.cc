@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "analyze/prefix_text.h"
 #include "common/units.h"
 #include "report/html_text.h"

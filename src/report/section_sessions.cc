@@ -2,6 +2,8 @@
 // terminal's session-identifier and provider-cache lines.
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "common/units.h"
 #include "report/gateway_findings_render.h"
 #include "report/html_widgets.h"

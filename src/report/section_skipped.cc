@@ -10,8 +10,6 @@
 namespace ltl {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
 std::string SkippedHtml(const Profile& p) {
   std::string o = "<section id=\"skipped\">\n<h2>Skipped rows</h2>\n";
   if (p.skipped.total() == 0 && p.filtered_status == 0) {

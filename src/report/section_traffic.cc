@@ -9,8 +9,6 @@
 namespace ltl {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
 std::string QpsHtml(const Profile& p) {
   const auto& d = p.dist;
   std::string o = "<section id=\"qps\">\n<h2>Traffic over time</h2>\n";

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analyze/profile.h"
+#include "analyze/quantiles.h"
 
 namespace ltl::svg {
 
