@@ -75,15 +75,17 @@ int main(int argc, char** argv) {
   });
   ltl::GatewayConfig config;
   config.key = key;
+  config.source = ltl::CompileSource(*ltl::FindSource("generic"), {}).value();
+  // The generic source's layout for a two-column header: the request body and the model.
+  const ltl::CsvLayout layout = ltl::MapCsvHeader(*config.source, {"request_json", "model_name"});
   ltl::GatewayRowProcessor proc(config);
   ltl::RequestRecord rec;
+  std::vector<std::string_view> cells;
   Run rows = Pass(path, [&](const auto& f, size_t req, size_t model, uint64_t line) {
-    ltl::GatewayCsvRow row;
-    row.line = line;
-    row.request = f[req];
-    row.model = f[model];
+    cells.clear();
+    for (size_t c : layout.used) cells.push_back(c == 0 ? f[req] : f[model]);
     const char* reason = nullptr;
-    proc.ProcessCsv(row, &rec, &reason);
+    proc.ProcessCsv(layout, cells, line, &rec, &reason);
     return rec.block_ids.size();
   });
   auto mbs = [](const Run& r) { return r.bytes / 1e6 / r.cpu_seconds; };

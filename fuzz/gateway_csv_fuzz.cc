@@ -6,7 +6,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text;
-  ltl::fuzz::GatewayRun run = ltl::fuzz::FuzzGateway(&ltl::ReadGatewayCsv, data, size, &text);
+  ltl::Detection detection;
+  detection.format = ltl::InputFormat::kCsv;
+  ltl::fuzz::GatewayRun run = ltl::fuzz::FuzzGateway(detection, data, size, &text);
   if (size < 2 || !run.status.ok()) return 0;
   ltl::fuzz::MemoryStream in(text, text.size() + 1);
   ltl::CsvReader csv(&in, ltl::ReadLimits{});
@@ -21,6 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     ++rows;
   }
-  LTL_FUZZ_CHECK(run.records.size() + run.skips.total() + run.stats.filtered_status == rows);
+  LTL_FUZZ_CHECK(run.records.size() + run.skips.total() + run.stats.filtered_status +
+                     run.stats.ignored ==
+                 rows);
   return 0;
 }

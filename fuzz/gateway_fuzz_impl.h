@@ -11,9 +11,6 @@
 
 namespace ltl::fuzz {
 
-using GatewayReadFn = Status (*)(InputStream*, ReadContext*, const GatewayConfig&,
-                                 std::vector<RequestRecord>*, GatewayReadStats*);
-
 struct GatewayRun {
   Status status;
   std::vector<RequestRecord> records;
@@ -28,7 +25,7 @@ inline bool AnonymousKey(const std::string& k) {
 }
 
 // Returns the run with the small buffer (after checking it against the big one).
-inline GatewayRun FuzzGateway(GatewayReadFn read, const uint8_t* data, size_t size,
+inline GatewayRun FuzzGateway(const Detection& detection, const uint8_t* data, size_t size,
                               std::string_view* text_out) {
   GatewayRun small;
   if (size < 2) return small;
@@ -48,7 +45,7 @@ inline GatewayRun FuzzGateway(GatewayReadFn read, const uint8_t* data, size_t si
     ctx.name = "fuzz";
     ctx.skips = &out->skips;
     ctx.limits.buffer_bytes = buffer;
-    out->status = read(&in, &ctx, config, &out->records, &out->stats);
+    out->status = ReadGateway(&in, detection, &ctx, config, &out->records, &out->stats);
   };
   GatewayRun big;
   run(64, chunk, &small);
@@ -58,6 +55,8 @@ inline GatewayRun FuzzGateway(GatewayReadFn read, const uint8_t* data, size_t si
   LTL_FUZZ_CHECK(SameRecords(small.records, big.records));
   LTL_FUZZ_CHECK(SameSkips(small.skips, big.skips));
   LTL_FUZZ_CHECK(small.stats.filtered_status == big.stats.filtered_status);
+  LTL_FUZZ_CHECK(small.stats.ignored == big.stats.ignored);
+  LTL_FUZZ_CHECK(small.stats.source == big.stats.source);
   LTL_FUZZ_CHECK(small.stats.layouts == big.stats.layouts);
 
   for (const RequestRecord& r : small.records) {

@@ -15,6 +15,10 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
   p.input_name = o.input_name;
   p.format = FormatName(in.format);
   p.encoding = in.encoding;
+  if (in.format == InputFormat::kJsonl) p.framing = JsonFramingName(in.detection.framing);
+  p.source = in.source;
+  p.detection_reason = in.detection.reason;
+  if (!in.source_reason.empty()) p.detection_reason += "; source: " + in.source_reason;
   p.input_bytes = in.bytes;
   p.rows_read = RealRequests(trace) + skips.total();
   p.skipped = skips;
@@ -38,6 +42,9 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
     p.gateway = ComputeGatewayFindings(in.records, trace);
     p.gateway.layouts = in.layouts;
     p.gateway.per_request_session_fields = in.per_request_session_fields;
+    p.gateway.filler_values_ignored = in.filler_values_ignored;
+    p.gateway.ignored_records = in.ignored;
+    p.gateway.ignored_reason = in.ignored_reason;
     for (std::string& s : GatewayFindingSentences(p.gateway)) p.findings.push_back(std::move(s));
   }
   return p;

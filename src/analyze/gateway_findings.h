@@ -21,7 +21,12 @@ struct GatewayFindings {
   uint64_t with_session = 0;                            // requests carrying any session identifier
   std::map<std::string, uint64_t> session_fields;       // field -> requests carrying it
   std::vector<std::string> per_request_session_fields;  // ids that never repeat (ignored)
-  std::map<std::string, uint64_t> layouts;              // template layout -> requests
+  // Values of fields the tool fills per request (LiteLLM's session_id, ...) seen on one request
+  // only: not sessions (field -> requests).
+  std::map<std::string, uint64_t> filler_values_ignored;
+  uint64_t ignored_records = 0;  // records of another kind (Langfuse spans, non-LLM OTel spans)
+  std::string ignored_reason;
+  std::map<std::string, uint64_t> layouts;  // template layout -> requests
   uint64_t conversations = 0;
   uint64_t conversations_from_sessions = 0;  // keyed by a session id; the rest are inferred
   uint64_t multi_request_conversations = 0;  // conversations with at least two requests

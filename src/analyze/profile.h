@@ -67,6 +67,10 @@ struct Profile {
   std::string input_name;
   std::string format;
   std::string encoding;
+  // How the input was recognised (read/input_format.h, ingest/source_detect.h).
+  std::string framing;  // JSON inputs: json lines | json values | json array | json document
+  std::string source;   // gateway logs: the source table (litellm-spendlogs, ...)
+  std::string detection_reason;
   uint64_t input_bytes = 0;
   std::string counting = "hashed trace";  // how token counts were obtained
   std::string tokenizer;                  // --tokenizer used for gateway logs ("" = none)

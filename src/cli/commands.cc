@@ -10,6 +10,7 @@ void RegisterCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterListModels(app, registry);
   RegisterExport(app, registry);
   RegisterTokenize(app, registry);
+  RegisterListSources(app, registry);
 }
 
 void PrintError(const std::string& message) {

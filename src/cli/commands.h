@@ -29,6 +29,7 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry);
 void RegisterListModels(CLI::App& app, CommandRegistry& registry);
 void RegisterExport(CLI::App& app, CommandRegistry& registry);
 void RegisterTokenize(CLI::App& app, CommandRegistry& registry);
+void RegisterListSources(CLI::App& app, CommandRegistry& registry);
 
 // Prints "llmtrafficlens: <message>" on stderr.
 void PrintError(const std::string& message);

@@ -14,8 +14,7 @@
 #include "export/cctrace_export.h"
 #include "export/cctrace_hash.h"
 #include "export/cctrace_write.h"
-#include "read/input_format.h"
-#include "read/input_stream.h"
+#include "ingest/load_input.h"
 #include "tokenize/tokenizer.h"
 
 namespace ltl::cli {
@@ -53,51 +52,36 @@ int RunExportCctrace(const ExportCommonArgs& a, const CctraceExportArgs& c) {
     return kExitUnusable;
   }
   const std::string name = a.input == "-" ? "<stdin>" : a.input;
-  auto opened = OpenInput(a.input);
+  SkipCounter skips;
+  ReadContext ctx;
+  ctx.name = name;
+  ctx.skips = &skips;
+  ApplyInputArgs(a.io, &ctx);
+  ctx.warn = [](const std::string& m) { PrintWarning(m); };
+  auto opened = OpenAndDetect(a.input, *format, &ctx);
   if (!opened.ok()) {
     PrintError(opened.status().message());
     return kExitUnusable;
   }
-  std::string head(1 << 16, '\0');
-  size_t got = 0;
-  while (got < head.size()) {
-    auto n = opened.value()->Read(head.data() + got, head.size() - got);
-    if (!n.ok()) {
-      PrintError(fmt::format("{}: {}", name, n.status().message()));
-      return kExitUnusable;
-    }
-    if (*n == 0) break;
-    got += *n;
-  }
-  head.resize(got);
-  InputFormat f = *format;
-  if (f == InputFormat::kAuto) {
-    auto detected = DetectFormat(head, name);
-    if (!detected.ok()) {
-      PrintError(detected.status().message());
-      return kExitUnusable;
-    }
-    f = *detected;
-  }
-  PeekedStream in(std::move(opened.value()), std::move(head));
-
-  SkipCounter skips;
-  ReadContext ctx;
-  ctx.name = name;
-  ctx.limits = a.limits;
-  ctx.skips = &skips;
-  ctx.warn = [](const std::string& m) { PrintWarning(m); };
   AnthropicReadConfig config;
   config.tokenizer = tokenizer.value().get();
   config.salt = c.salt.empty() ? RandomCctraceSalt() : c.salt;
   config.block_size = a.block_size > 0 ? a.block_size : kCctraceDefaultBlockSize;
-  for (char ch : a.ts_column)
-    config.ts_column += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   std::vector<AnthropicCall> calls;
   AnthropicReadStats read_stats;
-  Status st = ReadAnthropicCalls(&in, f, config, &ctx, &calls, &read_stats);
+  Status st = ReadAnthropicCalls(opened->stream.get(), opened->detection, config, &ctx, &calls,
+                                 &read_stats);
   if (!st.ok()) {
     PrintError(st.message());
+    return kExitUnusable;
+  }
+  if (calls.empty() && read_stats.rows > 0) {
+    PrintError(
+        fmt::format("{}: no request could be read ({} rows: {} skipped, {} failed, {} "
+                    "ignored{}{}); nothing was written",
+                    name, read_stats.rows, skips.total(), read_stats.filtered_status,
+                    read_stats.ignored, skips.total() ? "; first skip: " : "",
+                    skips.total() ? skips.by_reason().begin()->first : ""));
     return kExitUnusable;
   }
 
@@ -145,9 +129,9 @@ int RunExportCctrace(const ExportCommonArgs& a, const CctraceExportArgs& c) {
   }
   if (read_stats.rows == 0) return kExitOk;
   double share = static_cast<double>(skips.total()) / static_cast<double>(read_stats.rows);
-  if (share > a.max_skip_share) {
+  if (share > a.io.max_skip_share) {
     PrintError(fmt::format("{}: {} of {} rows skipped ({}), above --max-skip-share {}", name,
-                           skips.total(), read_stats.rows, Percent(share), a.max_skip_share));
+                           skips.total(), read_stats.rows, Percent(share), a.io.max_skip_share));
     return kExitTooManySkipped;
   }
   return kExitOk;

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "read/read_context.h"
+#include "cli/input_options.h"
 
 namespace ltl::cli {
 
@@ -21,10 +21,8 @@ struct CctraceExportArgs {
 struct ExportCommonArgs {
   std::string input, output, format = "auto";
   uint32_t block_size = 0;  // 0 = 64 for cctrace
-  double max_skip_share = 0.5;
-  ReadLimits limits;
+  InputArgs io;  // limits, skip tolerance, source and field overrides (cli/input_options.h)
   bool quiet = false;
-  std::string ts_column;                        // "" = detected
   std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base.tiktoken lives
 };
 

@@ -108,6 +108,10 @@ int RunExport(const ExportArgs& a) {
     return kExitUnusable;
   }
   LoadedInput& in = loaded.value();
+  if (RealRecordCount(in) == 0) {  // an empty export would replace a good one: refuse
+    PrintError(NoRequestsMessage(ctx.name, in, skips));
+    return kExitUnusable;
+  }
   if (tokenizer && IsHashedTrace(in.format)) {
     PrintWarning(fmt::format("--tokenizer has no effect on {} input: hashed traces carry no text",
                              FormatName(in.format)));
@@ -224,10 +228,8 @@ int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
   common.output = a.output;
   common.format = a.format;
   common.block_size = a.block_size;
-  common.max_skip_share = a.io.max_skip_share;
-  common.limits = a.io.limits;
+  common.io = a.io;
   common.quiet = a.quiet;
-  common.ts_column = a.io.ts_column;
   common.data_dir = a.tok.data_dir;
   return RunExportCctrace(common, a.cctrace);
 }

@@ -30,6 +30,22 @@ void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_not
                   "name), tools-first, tools-in-system, tools-in-first-user, anthropic")
       ->check(CLI::IsMember(
           {"auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic"}));
+  cmd->add_option("--source", args->source,
+                  "Gateway logs: the tool that wrote the log (default: detected; "
+                  "`llmtrafficlens list-sources` lists them)");
+  const std::string path_help =
+      " (a CSV column name or a JSON path such as a.b[0].c or attributes[\"k.v\"]; replaces the "
+      "source's own)";
+  cmd->add_option("--body-field", args->body_field,
+                  "Gateway logs: where the request body is" + path_help);
+  cmd->add_option("--status-field", args->status_field,
+                  "Gateway logs: where the HTTP status or success/failure is" + path_help);
+  cmd->add_option("--session-field", args->session_field,
+                  "Gateway logs: where the session id is" + path_help);
+  cmd->add_option("--time-field", args->time_field,
+                  "Gateway logs: where the request time is (same as --ts-column)" + path_help);
+  cmd->add_option("--model-field", args->model_field,
+                  "Gateway logs: where the model name is" + path_help);
   cmd->add_option("--salt-file", args->salt_file,
                   "Gateway logs: file holding the secret hash key, created on first use (default "
                   ".ltl-salt in the working directory)" +
@@ -42,6 +58,12 @@ void ApplyInputArgs(const InputArgs& args, ReadContext* ctx) {
   ctx->gateway.ts_column = args.ts_column;
   ctx->gateway.template_name = args.template_name;
   ctx->gateway.salt_file = args.salt_file;
+  ctx->gateway.source = args.source;
+  ctx->gateway.body_field = args.body_field;
+  ctx->gateway.status_field = args.status_field;
+  ctx->gateway.session_field = args.session_field;
+  ctx->gateway.time_field = args.time_field;
+  ctx->gateway.model_field = args.model_field;
 }
 
 }  // namespace ltl::cli

@@ -17,6 +17,9 @@ struct InputArgs {
   std::string ts_column;  // gateway logs: timestamp column ("" = detected)
   std::string template_name = "auto";   // gateway logs: chat-template layout
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
+  std::string source;                   // gateway logs: --source NAME ("" = detected)
+  // gateway logs: --body-field, --status-field, --session-field, --time-field, --model-field
+  std::string body_field, status_field, session_field, time_field, model_field;
 };
 
 // `salt_note` ends the --salt-file help (what the key means for this command).

@@ -111,8 +111,8 @@ int RunProfile(const ProfileArgs& a) {
     return kExitUnusable;
   }
   LoadedInput& in = loaded.value();
-  if (in.records.empty() && skips.total() == 0 && in.filtered_status == 0) {
-    PrintError(fmt::format("{}:1: no requests in the input", ctx.name));
+  if (RealRecordCount(in) == 0) {  // nothing to measure: say why, write nothing
+    PrintError(NoRequestsMessage(ctx.name, in, skips));
     return kExitUnusable;
   }
   if (tokenizer && !in.gateway) {

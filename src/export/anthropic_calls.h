@@ -3,10 +3,10 @@
 // cctrace_json.h and cctrace_hash.h), the digests that tell threads and turns apart, the Task/Agent
 // spawns it shows, and its response (content types, stop reason, usage, timing). No text is kept.
 //
-// ReadAnthropicCalls reads a CSV (request_json column; response_json, model, status, timestamp,
-// session and timing columns when present) or JSONL log (one call per line: the body itself or
-// under request/request_json/body/..., the response under response/response_json/...). Bad rows are
-// skipped and counted by reason with their line; non-2xx rows are counted and left out.
+// ReadAnthropicCalls reads any gateway log the ingest stage reads (ingest/gateway_readers.h: every
+// source, CSV or JSON in any framing): the row locator finds body, response, time, session, model
+// and timing; this file only turns each located Anthropic request into a call. Bad rows are
+// skipped and counted by reason with their line; failed requests are counted and left out.
 #pragma once
 
 #include <cstdint>
@@ -58,20 +58,21 @@ struct AnthropicCall {
 };
 
 struct AnthropicReadStats {
-  uint64_t filtered_status = 0;  // non-2xx rows
+  uint64_t filtered_status = 0;  // failed requests (non-2xx, failure, ERROR)
   uint64_t rows = 0;             // rows holding a record (valid or not)
+  uint64_t ignored = 0;          // records of another kind (spans, events)
+  std::string source;            // the source table used
 };
 
 struct AnthropicReadConfig {
   const Tokenizer* tokenizer = nullptr;  // cl100k_base
   std::string salt;
   uint32_t block_size = 64;
-  std::string ts_column;  // lower case, "" = detect
 };
 
-// `format` is kCsv or kJsonl.
-Status ReadAnthropicCalls(InputStream* in, InputFormat format, const AnthropicReadConfig& config,
-                          ReadContext* ctx, std::vector<AnthropicCall>* out,
-                          AnthropicReadStats* stats);
+// `detection.format` is kCsv or kJsonl (read/input_format.h).
+Status ReadAnthropicCalls(InputStream* in, const Detection& detection,
+                          const AnthropicReadConfig& config, ReadContext* ctx,
+                          std::vector<AnthropicCall>* out, AnthropicReadStats* stats);
 
 }  // namespace ltl

@@ -1,4 +1,4 @@
-// The CSV and JSONL gateway loops and the post-pass over conversations (see gateway_readers.h).
+// The CSV and JSON gateway loops and the post-pass over conversations (see gateway_readers.h).
 #include "ingest/gateway_readers.h"
 
 #include <fmt/format.h>
@@ -30,10 +30,32 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-// Conversations from session fields whose values never repeat are per-request ids in disguise;
-// those records fall back to the inferred conversation. Then turns are numbered in time order.
+struct Filler {
+  std::string key;  // keyed value ("" = none)
+  const char* field = nullptr;
+};
+
+// Filler ids first: a value of a field the tool fills per request (LiteLLM's session_id, ...) is a
+// session only when it repeats, and never replaces a real id found in the headers or the body.
+// Then session fields whose values never repeat are per-request ids in disguise; those records
+// fall back to the inferred conversation. Then turns are numbered in time order.
 void PostProcess(std::vector<RequestRecord>* records, const std::vector<std::string>& inferred,
-                 size_t first, GatewayReadStats* stats) {
+                 const std::vector<Filler>& fillers, size_t first, GatewayReadStats* stats) {
+  std::unordered_map<std::string, uint32_t> filler_count;
+  for (const Filler& f : fillers)
+    if (!f.key.empty()) ++filler_count[f.key];
+  for (size_t i = first; i < records->size(); ++i) {
+    const Filler& f = fillers[i - first];
+    if (f.key.empty()) continue;
+    RequestRecord& r = (*records)[i];
+    if (filler_count[f.key] < 2) {
+      ++stats->filler_values_ignored[f.field];
+      continue;
+    }
+    if (!r.session_field.empty() && !r.conversation.empty() && r.conversation[0] == 's') continue;
+    r.session_field = f.field;
+    r.conversation = f.key;
+  }
   constexpr size_t kMinRequestsToJudge = 20;
   std::map<std::string, std::pair<size_t, std::unordered_set<std::string>>> by_field;
   for (size_t i = first; i < records->size(); ++i) {
@@ -71,14 +93,15 @@ struct Span {
 };
 struct RowSlot {
   uint64_t line = 0;
-  std::string pre_skip;  // the reader already rejected the row (bad CSV record, too long, ...)
-  Span request, response, model, status, timestamp, prompt_tokens, completion_tokens, session;
-  const char* session_field = nullptr;
+  std::string pre_skip;     // the reader already rejected the row (bad CSV record, too long, ...)
+  Span record;              // JSON: the record
+  std::vector<Span> cells;  // CSV: the used columns (CsvLayout::used order)
   // Filled by the worker.
   RowResult result = RowResult::kSkipped;
   const char* reason = nullptr;
-  RequestRecord record;
+  RequestRecord record_out;
   std::string inferred;
+  Filler filler;
   Layout layout = Layout::kAuto;
   bool conformed = false;
 };
@@ -108,11 +131,13 @@ std::string_view View(const RowBatch& b, Span s) {
 // Runs the rows of every batch through per-worker GatewayRowProcessors and hands the results to
 // the reader's thread in input order (common/ordered_pipeline.h): the records, skips and stats are
 // the same for any thread count.
-class RowPipeline {
+}  // namespace
+
+class RowPipeline : public GatewayRecordSink {
  public:
-  RowPipeline(const GatewayConfig& config, bool csv, unsigned threads, ReadContext* ctx,
-              std::vector<RequestRecord>* out, GatewayReadStats* stats)
-      : csv_(csv),
+  RowPipeline(const GatewayConfig& config, const CsvLayout* layout, unsigned threads,
+              ReadContext* ctx, std::vector<RequestRecord>* out, GatewayReadStats* stats)
+      : layout_(layout),
         ctx_(ctx),
         out_(out),
         stats_(stats),
@@ -137,6 +162,28 @@ class RowPipeline {
     pipeline_.Finish();
   }
   std::vector<std::string>& inferred() { return inferred_; }
+  std::vector<Filler>& fillers() { return fillers_; }
+
+  void Row(uint64_t line, const std::vector<std::string_view>* cells,
+           std::string_view record) override {
+    RowBatch& b = batch();
+    RowSlot& s = b.rows.emplace_back();
+    s.line = line;
+    if (cells) {
+      s.cells.reserve(cells->size());
+      for (std::string_view c : *cells) s.cells.push_back(Append(&b, c));
+    } else {
+      s.record = Append(&b, record);
+    }
+    MaybeSubmit(false);
+  }
+  void Begin(const GatewayConfig&, const CsvLayout*) override {}
+  void PreSkip(std::string reason, uint64_t line) override {
+    RowSlot& s = batch().rows.emplace_back();
+    s.line = line;
+    s.pre_skip = std::move(reason);
+    MaybeSubmit(false);
+  }
 
  private:
   static std::vector<std::unique_ptr<GatewayRowProcessor>> MakeProcessors(
@@ -148,32 +195,25 @@ class RowPipeline {
 
   void Work(size_t w, RowBatch& b) {
     GatewayRowProcessor& proc = *procs_[w];
+    std::vector<std::string_view> cells;
     for (RowSlot& s : b.rows) {
       if (!s.pre_skip.empty()) continue;
-      if (csv_) {
-        GatewayCsvRow row;
-        row.line = s.line;
-        row.request = View(b, s.request);
-        row.response = View(b, s.response);
-        row.model = View(b, s.model);
-        row.status = View(b, s.status);
-        row.timestamp = View(b, s.timestamp);
-        row.prompt_tokens = View(b, s.prompt_tokens);
-        row.completion_tokens = View(b, s.completion_tokens);
-        row.session_field = s.session_field;
-        row.session_value = View(b, s.session);
-        s.result = proc.ProcessCsv(row, &s.record, &s.reason);
+      if (layout_) {
+        cells.clear();
+        for (Span c : s.cells) cells.push_back(View(b, c));
+        s.result = proc.ProcessCsv(*layout_, cells, s.line, &s.record_out, &s.reason);
       } else {
-        s.result = proc.ProcessJsonLine(View(b, s.request), s.line, &s.record, &s.reason);
+        s.result = proc.ProcessJson(View(b, s.record), s.line, &s.record_out, &s.reason);
       }
       if (s.result == RowResult::kOk) {
         s.inferred = proc.inferred_conversation();
         s.layout = proc.layout();
+        s.filler = Filler{proc.filler_key(), proc.filler_field()};
         // Logged usage replaces the estimated token count but not the blocks cut by the
         // estimate: make the ids agree with the exact count (docs/EXPORT.md), so profile and
         // export replay the same.
-        if (s.record.exact_counts) {
-          IdAdjustment adj = ConformRecordBlockIds(&s.record);
+        if (s.record_out.exact_counts) {
+          IdAdjustment adj = ConformRecordBlockIds(&s.record_out);
           s.conformed = adj.extended > 0 || adj.truncated > 0;
         }
       }
@@ -181,10 +221,15 @@ class RowPipeline {
     b.arena = std::string();  // the text is no longer needed: free it before the batch waits
   }
 
+  void Skip(const std::string& reason, uint64_t line) {
+    if (stats_->first_skip_reason.empty()) stats_->first_skip_reason = reason;
+    ctx_->Skip(reason, line);
+  }
+
   void Consume(RowBatch& b) {
     for (RowSlot& s : b.rows) {
       if (!s.pre_skip.empty()) {
-        ctx_->Skip(s.pre_skip, s.line);
+        Skip(s.pre_skip, s.line);
         continue;
       }
       switch (s.result) {
@@ -192,36 +237,72 @@ class RowPipeline {
           ++stats_->layouts[LayoutName(s.layout)];
           stats_->conformed_ids += s.conformed;
           inferred_.push_back(std::move(s.inferred));
+          fillers_.push_back(std::move(s.filler));
           if (ctx_->interner) {
-            ctx_->interner->Add(s.record.block_ids);
-            std::vector<uint64_t>().swap(s.record.block_ids);
+            ctx_->interner->Add(s.record_out.block_ids);
+            std::vector<uint64_t>().swap(s.record_out.block_ids);
           }
-          out_->push_back(std::move(s.record));
+          out_->push_back(std::move(s.record_out));
           break;
         case RowResult::kFiltered:
           ++stats_->filtered_status;
           break;
+        case RowResult::kIgnored:
+          ++stats_->ignored;
+          if (stats_->ignored_reason.empty()) stats_->ignored_reason = s.reason;
+          break;
         case RowResult::kSkipped:
-          ctx_->Skip(s.reason, s.line);
+          Skip(s.reason, s.line);
           break;
       }
     }
   }
 
-  bool csv_;
+  const CsvLayout* layout_;
   ReadContext* ctx_;
   std::vector<RequestRecord>* out_;
   GatewayReadStats* stats_;
   std::vector<std::unique_ptr<GatewayRowProcessor>> procs_;
   std::vector<std::string> inferred_;
+  std::vector<Filler> fillers_;
   RowBatch batch_;
   OrderedPipeline<RowBatch> pipeline_;  // last: its workers use the members above
 };
 
-}  // namespace
+Result<std::shared_ptr<const CompiledSource>> ChooseSource(const ReadContext& ctx,
+                                                           const SourceChoice& detected,
+                                                           std::string* reason) {
+  const GatewayOptions& g = ctx.gateway;
+  const SourceSpec* spec = detected.source;
+  *reason = detected.reason;
+  if (!g.source.empty()) {
+    spec = FindSource(g.source);
+    if (!spec) {
+      std::string names;
+      for (const SourceSpec* s : AllSources()) {
+        if (!names.empty()) names.append(", ");
+        names.append(s->name);
+      }
+      return Status::InvalidArgument(
+          fmt::format("unknown --source '{}' (llmtrafficlens list-sources: {})", g.source, names));
+    }
+    *reason = "--source " + g.source;
+  }
+  FieldOverrides ov;
+  ov.body = g.body_field;
+  ov.status = g.status_field;
+  ov.session = g.session_field;
+  ov.time = !g.time_field.empty() ? g.time_field : g.ts_column;
+  ov.model = g.model_field;
+  if (ov.any()) *reason += "; with field overrides";
+  return CompileSource(*spec, ov);
+}
 
-Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& config,
-                      std::vector<RequestRecord>* out, GatewayReadStats* stats) {
+namespace {
+
+// The CSV loop: header -> source and column layout, then every row's used cells to the sink.
+Status ReadCsvRecords(InputStream* in, ReadContext* ctx, GatewayConfig* config,
+                      GatewayRecordSink* sink, GatewayReadStats* stats) {
   CsvReader csv(in, ctx->limits, ctx->limits.buffer_bytes);
   // Header.
   CsvReader::Outcome first = csv.Next();
@@ -233,17 +314,7 @@ Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& co
   if (first == CsvReader::Outcome::kEnd)
     return Status::InvalidArgument(fmt::format("{}:1: input is empty", ctx->name));
   std::vector<std::string> names;
-  std::unordered_map<std::string, size_t> index;  // first column of each name wins
-  for (std::string_view f : csv.fields()) {
-    names.push_back(Lower(f));
-    index.emplace(names.back(), names.size() - 1);
-  }
-  auto col = [&](std::initializer_list<std::string_view> candidates) -> long {
-    for (std::string_view c : candidates)
-      if (auto it = index.find(std::string(c)); it != index.end())
-        return static_cast<long>(it->second);
-    return -1;
-  };
+  for (std::string_view f : csv.fields()) names.push_back(Lower(f));
   // Header names are echoed in error messages, but a file without a header has data (prompt text)
   // in its first row: the names are printed only when every one of them looks like a column name.
   auto name_like = [](const std::string& n) {
@@ -265,130 +336,246 @@ Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& co
     if (names.size() > 30) s += fmt::format(", ... ({} columns)", names.size());
     return s;
   };
-  const long c_request =
-      col({"request_json", "proxy_server_request", "request_body", "request", "body"});
-  if (c_request < 0)
-    return Status::InvalidArgument(fmt::format("{}:{}: no request_json column (found: {})",
-                                               ctx->name, csv.record_line(), found_list()));
-  const long c_response = col({"response_json", "response", "response_body"});
-  const long c_model = col({"model_name", "model"});
-  const long c_status = col({"status_code", "status"});
-  const long c_prompt = col({"prompt_tokens"});
-  const long c_completion = col({"completion_tokens"});
-  long c_time = -1;
-  if (!config.ts_column.empty()) {
-    c_time = col({config.ts_column});
-    if (c_time < 0)
+  if (!config->source) {
+    std::string why;
+    auto chosen = ChooseSource(*ctx, DetectCsvSource(names), &why);
+    if (!chosen.ok()) return chosen.status();
+    config->source = std::move(chosen).value();
+    stats->source = std::string(config->source->spec->name);
+    stats->source_reason = why;
+  }
+  const CsvLayout layout = MapCsvHeader(*config->source, names);
+  if (!layout.has_body) {
+    if (!ctx->gateway.body_field.empty())
       return Status::InvalidArgument(
-          fmt::format("{}:{}: no column '{}' for --ts-column (found: {})", ctx->name,
-                      csv.record_line(), config.ts_column, found_list()));
-  } else {
-    for (std::string_view n : TimestampColumnNames())
-      if ((c_time = col({n})) >= 0) break;
+          fmt::format("{}:{}: no column '{}' for --body-field (found: {})", ctx->name,
+                      csv.record_line(), ctx->gateway.body_field, found_list()));
+    return Status::InvalidArgument(fmt::format(
+        "{}:{}: no request_json column (found: {}); --body-field COLUMN names the request body "
+        "(also --status-field, --session-field, --time-field, --model-field), --source NAME "
+        "picks a known log shape (llmtrafficlens list-sources)",
+        ctx->name, csv.record_line(), found_list()));
   }
-  std::vector<std::pair<long, const char*>> session_cols;
-  for (std::string_view n : SessionHeaderNames()) {
-    long c = col({n});
-    if (c >= 0) session_cols.emplace_back(c, SessionHeaderField(n));
-  }
+  const std::string& time_override =
+      !ctx->gateway.time_field.empty() ? ctx->gateway.time_field : ctx->gateway.ts_column;
+  if (!time_override.empty() && layout.refs[static_cast<size_t>(FieldId::kTime)][0].slot < 0)
+    return Status::InvalidArgument(fmt::format("{}:{}: no column '{}' for --ts-column (found: {})",
+                                               ctx->name, csv.record_line(), Lower(time_override),
+                                               found_list()));
 
   // A column the reader uses must be unambiguous: two "request_json" columns could hold different
   // bodies, and silently picking one would measure the wrong traffic.
-  std::vector<long> used = {c_request, c_response,   c_model, c_status,
-                            c_prompt,  c_completion, c_time};
-  for (const auto& sc : session_cols) used.push_back(sc.first);
-  for (long c : used) {
-    if (c < 0) continue;
+  for (size_t c : layout.used) {
     for (size_t k = 0; k < names.size(); ++k) {
-      if (k != static_cast<size_t>(c) && names[k] == names[static_cast<size_t>(c)])
-        return Status::InvalidArgument(
-            fmt::format("{}:{}: column '{}' appears more than once (columns {} and {})", ctx->name,
-                        csv.record_line(), printable_name(static_cast<size_t>(c)), c + 1, k + 1));
+      if (k != c && names[k] == names[c])
+        return Status::InvalidArgument(fmt::format(
+            "{}:{}: column '{}' appears more than once (columns {} and {})", ctx->name,
+            csv.record_line(), printable_name(c), std::min(c, k) + 1, std::max(c, k) + 1));
     }
   }
 
-  RowPipeline pipe(config, /*csv=*/true, Threads(ctx->threads), ctx, out, stats);
-  const size_t first_record = out->size();
+  sink->Begin(*config, &layout);
   const uint64_t header_line = csv.record_line();
   uint64_t rows = 0;
+  std::vector<std::string_view> cells;
   for (;;) {
     auto outcome = csv.Next();
     if (outcome == CsvReader::Outcome::kEnd) break;
     if (outcome == CsvReader::Outcome::kError) {
-      pipe.Finish();  // rows before the failure keep their skips in order
+      sink->End();  // rows before the failure keep their skips in order
       return Status::Corrupt(
           fmt::format("{}:{}: {}", ctx->name, csv.record_line(), csv.error().message()));
     }
     ++rows;
-    RowBatch& b = pipe.batch();
-    RowSlot& s = b.rows.emplace_back();
-    s.line = csv.record_line();
     if (outcome == CsvReader::Outcome::kBad) {
-      s.pre_skip = csv.bad_reason();
+      sink->PreSkip(csv.bad_reason(), csv.record_line());
     } else if (csv.fields().size() != names.size()) {
-      s.pre_skip = "CSV record field count differs from the header";
+      sink->PreSkip("CSV record field count differs from the header", csv.record_line());
     } else {
       const auto& f = csv.fields();
-      auto field = [&](long c) { return c >= 0 ? Append(&b, f[c]) : Span{}; };
-      s.request = field(c_request);
-      s.response = field(c_response);
-      s.model = field(c_model);
-      s.status = field(c_status);
-      s.timestamp = field(c_time);
-      s.prompt_tokens = field(c_prompt);
-      s.completion_tokens = field(c_completion);
-      for (auto [c, name] : session_cols) {
-        if (!f[c].empty()) {
-          s.session_field = name;
-          s.session = Append(&b, f[c]);
-          break;
-        }
-      }
+      cells.clear();
+      for (size_t c : layout.used) cells.push_back(f[c]);
+      sink->Row(csv.record_line(), &cells, {});
     }
-    pipe.MaybeSubmit(false);
   }
-  pipe.Finish();
+  sink->End();
   if (rows == 0)
     return Status::InvalidArgument(
         fmt::format("{}:{}: no rows after the header", ctx->name, header_line + 1));
-  PostProcess(out, pipe.inferred(), first_record, stats);
   return Status::Ok();
 }
 
-Status ReadGatewayJsonl(InputStream* in, ReadContext* ctx, const GatewayConfig& config,
-                        std::vector<RequestRecord>* out, GatewayReadStats* stats) {
-  LineReader lines(in, ctx->limits.max_line_bytes, ctx->limits.buffer_bytes);
-  RowPipeline pipe(config, /*csv=*/false, Threads(ctx->threads), ctx, out, stats);
-  const size_t first_record = out->size();
-  std::string_view line;
-  for (;;) {
-    auto outcome = lines.Next(&line);
-    if (outcome == LineReader::Outcome::kEnd) break;
-    if (outcome == LineReader::Outcome::kError) {
-      pipe.Finish();
-      return Status::Corrupt(
-          fmt::format("{}:{}: {}", ctx->name, lines.line_number() + 1, lines.error().message()));
+// The JSON loop: records in any framing; the first one decides the source; nested records (OTLP
+// spans) are split here, one row each.
+Status ReadJsonRecords(InputStream* in, ReadContext* ctx, const Detection& d, GatewayConfig* config,
+                       GatewayRecordSink* sink, GatewayReadStats* stats) {
+  JsonRecordReader reader(in, d.framing, d.document_key, ctx->limits.max_line_bytes,
+                          ctx->limits.buffer_bytes);
+  bool begun = false;
+  std::string_view rec;
+  std::vector<std::string> nested;
+  auto pre_skip = [&](std::string reason, uint64_t line) {
+    if (!begun) {  // before the first record: skip directly, in order
+      if (stats->first_skip_reason.empty()) stats->first_skip_reason = reason;
+      ctx->Skip(reason, line);
+      return;
     }
-    if (outcome == LineReader::Outcome::kTooLong) {
-      RowSlot& s = pipe.batch().rows.emplace_back();
-      s.line = lines.line_number();
-      s.pre_skip = fmt::format("line longer than {} bytes", ctx->limits.max_line_bytes);
-      pipe.MaybeSubmit(false);
+    sink->PreSkip(std::move(reason), line);
+  };
+  for (;;) {
+    auto outcome = reader.Next(&rec);
+    if (outcome == JsonRecordReader::Outcome::kEnd) break;
+    if (outcome == JsonRecordReader::Outcome::kError) {
+      if (begun) sink->End();
+      return Status::Corrupt(
+          fmt::format("{}:{}: {}", ctx->name, reader.lines_read(), reader.error().message()));
+    }
+    if (outcome == JsonRecordReader::Outcome::kTooLong) {
+      pre_skip(fmt::format("line longer than {} bytes", ctx->limits.max_line_bytes),
+               reader.record_line());
       continue;
     }
-    if (lines.line_number() == 1 && line.size() >= 3 && line.substr(0, 3) == "\xEF\xBB\xBF")
-      line.remove_prefix(3);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    RowBatch& b = pipe.batch();
-    RowSlot& s = b.rows.emplace_back();
-    s.line = lines.line_number();
-    s.request = Append(&b, line);
-    pipe.MaybeSubmit(false);
+    if (outcome == JsonRecordReader::Outcome::kBad) {
+      pre_skip(reader.bad_reason(), reader.record_line());
+      continue;
+    }
+    if (!begun) {  // the first record decides the source
+      if (!config->source) {
+        std::string why;
+        auto chosen = ChooseSource(*ctx, DetectJsonSource(rec), &why);
+        if (!chosen.ok()) return chosen.status();
+        config->source = std::move(chosen).value();
+        stats->source = std::string(config->source->spec->name);
+        stats->source_reason = why;
+      }
+      sink->Begin(*config, nullptr);
+      begun = true;
+    }
+    const uint64_t line = reader.record_line();
+    if (config->source->spec->records_at.empty()) {
+      sink->Row(line, nullptr, rec);
+      continue;
+    }
+    nested.clear();
+    if (!ExpandNestedRecords(*config->source->spec, rec, &nested)) {
+      sink->PreSkip("invalid JSON", line);
+      continue;
+    }
+    for (const std::string& n : nested) sink->Row(line, nullptr, n);
   }
-  pipe.Finish();
-  PostProcess(out, pipe.inferred(), first_record, stats);
+  if (begun) sink->End();
   return Status::Ok();
+}
+
+// Hands rows straight to a callback on the reading thread (export --to cctrace).
+class CallbackSink : public GatewayRecordSink {
+ public:
+  CallbackSink(ReadContext* ctx, const GatewayRowCallback& fn, GatewayReadStats* stats)
+      : ctx_(ctx), fn_(fn), stats_(stats) {}
+  void Begin(const GatewayConfig& config, const CsvLayout* layout) override {
+    locator_ = std::make_unique<RowLocator>(config.source);
+    layout_ = layout;
+  }
+  void Row(uint64_t line, const std::vector<std::string_view>* cells,
+           std::string_view record) override {
+    ++stats_->rows;
+    const char* reason = "";
+    LocateResult r = cells ? locator_->LocateCsv(*layout_, *cells, line, &row_, &reason)
+                           : locator_->LocateJson(record, line, &row_, &reason);
+    switch (r) {
+      case LocateResult::kOk:
+        locator_->LocateTiming(&row_);
+        if (const char* why = fn_(row_)) Skip(why, line);
+        break;
+      case LocateResult::kSkipped:
+        Skip(reason, line);
+        break;
+      case LocateResult::kFiltered:
+        ++stats_->filtered_status;
+        break;
+      case LocateResult::kIgnored:
+        ++stats_->ignored;
+        if (stats_->ignored_reason.empty()) stats_->ignored_reason = reason;
+        break;
+    }
+  }
+  void PreSkip(std::string reason, uint64_t line) override {
+    ++stats_->rows;
+    Skip(reason, line);
+  }
+
+ private:
+  void Skip(const std::string& reason, uint64_t line) {
+    if (stats_->first_skip_reason.empty()) stats_->first_skip_reason = reason;
+    ctx_->Skip(reason, line);
+  }
+  ReadContext* ctx_;
+  const GatewayRowCallback& fn_;
+  GatewayReadStats* stats_;
+  std::unique_ptr<RowLocator> locator_;
+  const CsvLayout* layout_ = nullptr;
+  LocatedRow row_;
+};
+
+Status ReadRecords(InputStream* in, const Detection& d, ReadContext* ctx, GatewayConfig* config,
+                   GatewayRecordSink* sink, GatewayReadStats* stats) {
+  if (d.format == InputFormat::kCsv) return ReadCsvRecords(in, ctx, config, sink, stats);
+  if (d.format == InputFormat::kJsonl) return ReadJsonRecords(in, ctx, d, config, sink, stats);
+  return Status::InvalidArgument(
+      fmt::format("{}: {} input is not a gateway log", ctx->name, FormatName(d.format)));
+}
+
+// Builds the pipeline once the source (and, for CSV, the column layout) is known.
+class PipelineSink : public GatewayRecordSink {
+ public:
+  PipelineSink(ReadContext* ctx, std::vector<RequestRecord>* out, GatewayReadStats* stats)
+      : ctx_(ctx), out_(out), stats_(stats) {}
+  void Begin(const GatewayConfig& config, const CsvLayout* layout) override {
+    if (layout) layout_ = *layout;
+    pipe_ = std::make_unique<RowPipeline>(config, layout ? &layout_ : nullptr,
+                                          Threads(ctx_->threads), ctx_, out_, stats_);
+  }
+  void Row(uint64_t line, const std::vector<std::string_view>* cells,
+           std::string_view record) override {
+    ++stats_->rows;
+    pipe_->Row(line, cells, record);
+  }
+  void PreSkip(std::string reason, uint64_t line) override {
+    ++stats_->rows;
+    pipe_->PreSkip(std::move(reason), line);
+  }
+  void End() override {
+    if (pipe_) pipe_->Finish();
+  }
+  RowPipeline* pipe() { return pipe_.get(); }
+
+ private:
+  ReadContext* ctx_;
+  std::vector<RequestRecord>* out_;
+  GatewayReadStats* stats_;
+  CsvLayout layout_;
+  std::unique_ptr<RowPipeline> pipe_;
+};
+
+}  // namespace
+
+Status ReadGateway(InputStream* in, const Detection& d, ReadContext* ctx, const GatewayConfig& base,
+                   std::vector<RequestRecord>* out, GatewayReadStats* stats) {
+  GatewayConfig config = base;
+  PipelineSink sink(ctx, out, stats);
+  const size_t first_record = out->size();
+  Status st = ReadRecords(in, d, ctx, &config, &sink, stats);
+  if (!st.ok()) return st;
+  if (sink.pipe())
+    PostProcess(out, sink.pipe()->inferred(), sink.pipe()->fillers(), first_record, stats);
+  return Status::Ok();
+}
+
+Status ForEachGatewayRow(InputStream* in, const Detection& d, ReadContext* ctx,
+                         const GatewayRowCallback& fn, GatewayReadStats* stats) {
+  GatewayConfig config;
+  CallbackSink sink(ctx, fn, stats);
+  return ReadRecords(in, d, ctx, &config, &sink, stats);
 }
 
 }  // namespace ltl

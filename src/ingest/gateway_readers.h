@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,7 +18,9 @@
 #include "common/request_record.h"
 #include "common/status.h"
 #include "ingest/gateway_row.h"
+#include "ingest/source_detect.h"
 #include "read/input_stream.h"
+#include "read/json_records.h"
 #include "read/read_context.h"
 
 namespace ltl {
@@ -30,11 +33,45 @@ struct GatewayReadStats {
   std::vector<std::string> per_request_session_fields;
   // Records with logged usage whose ids were fitted to the exact count (hash/conform_ids.h).
   uint64_t conformed_ids = 0;
+  std::string source, source_reason;  // the source table used, and why (ingest/source_detect.h)
+  uint64_t ignored = 0;               // records of another kind (Langfuse spans, ...)
+  std::string ignored_reason;
+  // Values of fields the tool fills per request that never repeated: not sessions (per field).
+  std::map<std::string, uint64_t> filler_values_ignored;
+  std::string first_skip_reason;  // the first skip's reason (for "0 requests" messages)
+  uint64_t rows = 0;              // records seen (requests, skips, failed and ignored rows)
 };
 
-Status ReadGatewayCsv(InputStream* in, ReadContext* ctx, const GatewayConfig& config,
-                      std::vector<RequestRecord>* out, GatewayReadStats* stats);
-Status ReadGatewayJsonl(InputStream* in, ReadContext* ctx, const GatewayConfig& config,
-                        std::vector<RequestRecord>* out, GatewayReadStats* stats);
+// The compiled source for a CSV header or the first JSON record: --source when given, else
+// detected; --*-field overrides applied. *reason says why.
+Result<std::shared_ptr<const CompiledSource>> ChooseSource(const ReadContext& ctx,
+                                                           const SourceChoice& detected,
+                                                           std::string* reason);
+
+// Where a gateway reader hands each record, in input order (rows or skips).
+class GatewayRecordSink {
+ public:
+  virtual ~GatewayRecordSink() = default;
+  // Called once the source (and, for CSV, the column layout) is known, before the first row.
+  virtual void Begin(const GatewayConfig& config, const CsvLayout* layout) = 0;
+  // A CSV row's used cells (CsvLayout::used order), or a JSON record's text.
+  virtual void Row(uint64_t line, const std::vector<std::string_view>* cells,
+                   std::string_view record) = 0;
+  virtual void PreSkip(std::string reason, uint64_t line) = 0;
+  virtual void End() {}
+};
+
+// Reads a gateway log (CSV, or JSON records in any framing) into records: rows are located,
+// rendered, cut and hashed on ctx->threads workers (results in input order), then the post-pass
+// sets sessions (fillers aside), per-request fields and turns.
+Status ReadGateway(InputStream* in, const Detection& detection, ReadContext* ctx,
+                   const GatewayConfig& config, std::vector<RequestRecord>* out,
+                   GatewayReadStats* stats);
+
+// Reads a gateway log on this thread and hands every located row (timing included) to `fn`, which
+// returns nullptr or a fixed skip reason. Skips, failed and ignored rows are counted in *stats.
+using GatewayRowCallback = std::function<const char*(const LocatedRow&)>;
+Status ForEachGatewayRow(InputStream* in, const Detection& detection, ReadContext* ctx,
+                         const GatewayRowCallback& fn, GatewayReadStats* stats);
 
 }  // namespace ltl

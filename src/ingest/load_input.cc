@@ -22,6 +22,27 @@ namespace {
 
 constexpr size_t kPeekBytes = 1 << 16;
 
+// Records without a time take the previous timed record's time (file order), and those before the
+// first timed record take its time, so no request is ever placed at the epoch (1970).
+void FillMissingTimes(std::vector<RequestRecord>* records, uint64_t* untimed) {
+  const RequestRecord* first_timed = nullptr;
+  for (const auto& r : *records)
+    if (r.has_time) {
+      first_timed = &r;
+      break;
+    }
+  if (!first_timed) return;
+  double last = first_timed->time_s;
+  for (auto& r : *records) {
+    if (r.has_time) {
+      last = r.time_s;
+    } else if (!r.replay_only) {
+      r.time_s = last;
+      ++*untimed;
+    }
+  }
+}
+
 // The hashed-trace readers hand over whole records: their ids are interned after reading (the
 // gateway readers intern while reading, ingest/gateway_readers.h).
 void InternRest(ReadContext* ctx, std::vector<RequestRecord>* records) {
@@ -32,7 +53,7 @@ void InternRest(ReadContext* ctx, std::vector<RequestRecord>* records) {
   }
 }
 
-Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, LoadedInput* out) {
+Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, LoadedInput* out) {
   auto layout = ParseLayoutName(ctx->gateway.template_name);
   if (!layout.ok()) return layout.status();
   auto salt = LoadOrCreateSalt(ctx->gateway.salt_file);
@@ -43,13 +64,15 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
   config.block_size = ctx->block_size > 0 ? ctx->block_size : kGatewayDefaultBlockSize;
   config.tokenizer = ctx->gateway.tokenizer;
   config.on_prompt = ctx->gateway.on_prompt;
-  for (char c : ctx->gateway.ts_column)
-    config.ts_column.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   GatewayReadStats stats;
-  Status st = format == InputFormat::kCsv
-                  ? ReadGatewayCsv(in, ctx, config, &out->records, &stats)
-                  : ReadGatewayJsonl(in, ctx, config, &out->records, &stats);
+  Status st = ReadGateway(in, d, ctx, config, &out->records, &stats);
   if (!st.ok()) return st;
+  out->source = stats.source;
+  out->source_reason = stats.source_reason;
+  out->ignored = stats.ignored;
+  out->ignored_reason = stats.ignored_reason;
+  out->filler_values_ignored = std::move(stats.filler_values_ignored);
+  out->first_skip_reason = stats.first_skip_reason;
   out->conformed_ids = stats.conformed_ids;  // fitted on the workers (ingest/gateway_readers.h)
   out->gateway = true;
   out->filtered_status = stats.filtered_status;
@@ -72,6 +95,57 @@ Status ReadGateway(InputFormat format, InputStream* in, ReadContext* ctx, Loaded
 
 }  // namespace
 
+Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, ReadContext* ctx) {
+  auto file = OpenInput(path);
+  if (!file.ok()) return file.status();
+  std::unique_ptr<InputStream> raw = std::move(file.value());
+  // Peek at the head until it decides the format: the whole first record, however long (up to
+  // the record limit), so a long first line is never mistaken for another format.
+  std::string head;
+  size_t got = 0;
+  bool at_end = false;
+  size_t next_check = 0;  // rescan the head only when it has doubled: linear in the record size
+  while (!at_end) {
+    if (got > 0 && got >= next_check) {
+      if (HeadDecides(std::string_view(head.data(), got), false)) break;
+      next_check = std::max<size_t>(got * 2, 4096);
+    }
+    if (got >= ctx->limits.max_line_bytes) break;
+    if (head.size() < got + kPeekBytes) head.resize(std::max(got + kPeekBytes, head.size() * 2));
+    auto n = raw->Read(head.data() + got, head.size() - got);
+    if (!n.ok()) {  // e.g. a truncated .gz shorter than the peek: name the line it stopped in
+      const auto line = std::count(head.data(), head.data() + got, '\n') + 1;
+      return Status::Corrupt(fmt::format("{}:{}: {}", ctx->name, line, n.status().message()));
+    }
+    if (*n == 0) at_end = true;
+    got += *n;
+  }
+  head.resize(got);
+  Detection detection;
+  {
+    auto detected = DetectFormat(head, ctx->name);
+    if (format == InputFormat::kAuto) {
+      if (!detected.ok()) return detected.status();
+      detection = *detected;
+    } else {
+      detection.format = format;
+      detection.reason = fmt::format("--format {}", FormatName(format));
+      if (detected.ok() && format == InputFormat::kJsonl &&
+          detected->format == InputFormat::kJsonl) {
+        detection.framing = detected->framing;
+        detection.document_key = detected->document_key;
+      } else if (format == InputFormat::kJsonl && detected.ok()) {
+        detection.framing =
+            detected->framing == JsonFraming::kDocument ? JsonFraming::kStream : detected->framing;
+      }
+    }
+  }
+  OpenedInput opened;
+  opened.detection = std::move(detection);
+  opened.stream = std::make_unique<PeekedStream>(std::move(raw), std::move(head), ctx->progress);
+  return opened;
+}
+
 Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx) {
   LoadedInput out;
   std::error_code dir_ec;
@@ -82,6 +156,8 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
           fmt::format("{}: is a directory, not a file", path));  // only cctrace reads directories
     out.format = InputFormat::kCctrace;
     out.encoding = "directory";
+    out.detection.format = InputFormat::kCctrace;
+    out.detection.reason = "a directory: one cache trace per file";
     if (ctx->on_format) ctx->on_format(out.format, ctx);
     CctraceOptions opts;
     opts.warm_prefix = ctx->cctrace_warm_prefix;
@@ -92,31 +168,14 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
     out.counting = "hashed trace (tokens = hash_ids x block_size)";
     return out;
   }
-  auto opened = OpenInput(path);
+  auto opened = OpenAndDetect(path, format, ctx);
   if (!opened.ok()) return opened.status();
-  std::unique_ptr<InputStream> raw = std::move(opened.value());
-  // Peek at the head: up to the first newline past kPeekBytes is not needed, 64 KiB decides.
-  std::string head;
-  head.resize(kPeekBytes);
-  size_t got = 0;
-  while (got < head.size()) {
-    auto n = raw->Read(head.data() + got, head.size() - got);
-    if (!n.ok()) {  // e.g. a truncated .gz shorter than the peek: name the line it stopped in
-      const auto line = std::count(head.data(), head.data() + got, '\n') + 1;
-      return Status::Corrupt(fmt::format("{}:{}: {}", ctx->name, line, n.status().message()));
-    }
-    if (*n == 0) break;
-    got += *n;
-  }
-  head.resize(got);
-  if (format == InputFormat::kAuto) {
-    auto detected = DetectFormat(head, ctx->name);
-    if (!detected.ok()) return detected.status();
-    format = *detected;
-  }
+  const Detection detection = opened->detection;
+  format = detection.format;
   out.format = format;
+  out.detection = detection;
   if (ctx->on_format) ctx->on_format(format, ctx);
-  PeekedStream in(std::move(raw), std::move(head), ctx->progress);
+  InputStream& in = *opened->stream;
   out.encoding = in.encoding();
   Status st;
   switch (format) {
@@ -135,16 +194,45 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
     }
     case InputFormat::kCsv:
     case InputFormat::kJsonl:
-      st = ReadGateway(format, &in, ctx, &out);
+      st = ReadGatewayLog(detection, &in, ctx, &out);
       break;
     default:
       return Status::InvalidArgument(
           fmt::format("{}: format '{}' is not readable yet", ctx->name, FormatName(format)));
   }
   if (!st.ok()) return st;
+  FillMissingTimes(&out.records, &out.untimed);
   InternRest(ctx, &out.records);
   out.bytes = in.raw_bytes_read();
   return out;
+}
+
+size_t RealRecordCount(const LoadedInput& in) {
+  size_t n = 0;
+  for (const auto& r : in.records) n += !r.replay_only;
+  return n;
+}
+
+std::string NoRequestsMessage(const std::string& name, const LoadedInput& in,
+                              const SkipCounter& skips) {
+  const uint64_t rows = skips.total() + in.filtered_status + in.ignored;
+  if (rows == 0) return fmt::format("{}:1: no requests in the input", name);
+  std::string why = fmt::format(
+      "{}: no request could be read from {} records ({} skipped, {} "
+      "failed, {} ignored)",
+      name, rows, skips.total(), in.filtered_status, in.ignored);
+  if (!in.first_skip_reason.empty())
+    why += "; first skip: " + in.first_skip_reason;
+  else if (skips.total() > 0)
+    why += "; first skip: " + skips.by_reason().begin()->first;
+  if (in.gateway)
+    why += fmt::format(
+        " (read as {}{}; --source NAME, --body-field PATH and the other --*-field "
+        "options name where a log keeps its fields)",
+        in.source.empty() ? FormatName(in.format) : in.source,
+        in.format == InputFormat::kJsonl ? std::string(", ") + JsonFramingName(in.detection.framing)
+                                         : std::string());
+  return why + "; nothing was written";
 }
 
 }  // namespace ltl

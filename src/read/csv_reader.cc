@@ -20,21 +20,9 @@ bool CsvReader::Fill() {
 }
 
 bool CsvReader::FillBuffer() {
-  if (!Fill()) return false;
   // Short reads (pipes, decompressors) would make a long record be re-parsed from its start after
-  // every few KiB; reading until the buffer is full keeps the re-parsing linear (the buffer
-  // doubles).
-  while (end_ < buf_.size() && !eof_) {
-    auto n = in_->Read(buf_.data() + end_, buf_.size() - end_);
-    if (!n.ok()) {
-      error_ = n.status();
-      eof_ = true;
-      return false;
-    }
-    if (*n == 0) eof_ = true;
-    end_ += *n;
-  }
-  return true;
+  // every few KiB; reading until the buffer is full keeps the re-parsing linear.
+  return RefillWindowFull(in_, &buf_, &begin_, &end_, &eof_, &error_);
 }
 
 bool CsvReader::OverLimit(size_t field_begin, size_t known_end) {

@@ -3,8 +3,10 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
+#include "read/json_records.h"
 
 namespace ltl {
 
@@ -20,8 +22,23 @@ enum class InputFormat {
 const char* FormatName(InputFormat f);
 Result<InputFormat> ParseFormatName(std::string_view name);
 
-// Decides the format from the first bytes of the (decompressed) input. `head` should hold at least
-// the first line when one exists.
-Result<InputFormat> DetectFormat(std::string_view head, const std::string& name);
+// What detection decided, and why (report.json `input.detection`).
+struct Detection {
+  InputFormat format = InputFormat::kAuto;
+  JsonFraming framing = JsonFraming::kLines;  // JSON inputs: how records are delimited
+  std::string document_key;                   // JsonFraming::kDocument: the records' key
+  std::string reason;                         // one sentence, no input text
+};
+
+// Top-level keys of a JSON document whose array value holds the records ({"requests": [...]}).
+const std::vector<std::string_view>& RecordArrayKeys();
+
+// Whether `head` holds enough to decide: the whole first JSON value (or the end of the input), or
+// for other inputs the first line. Detection reads until this is true or the head exceeds the
+// record limit, so a first record of any length is seen whole.
+bool HeadDecides(std::string_view head, bool at_end);
+
+// Decides the format from the head of the (decompressed) input (see HeadDecides).
+Result<Detection> DetectFormat(std::string_view head, const std::string& name);
 
 }  // namespace ltl

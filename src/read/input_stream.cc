@@ -253,6 +253,22 @@ bool RefillWindow(InputStream* in, std::string* buf, size_t* begin, size_t* end,
   return true;
 }
 
+bool RefillWindowFull(InputStream* in, std::string* buf, size_t* begin, size_t* end, bool* eof,
+                      Status* error) {
+  if (!RefillWindow(in, buf, begin, end, eof, error)) return false;
+  while (*end < buf->size() && !*eof) {
+    auto n = in->Read(buf->data() + *end, buf->size() - *end);
+    if (!n.ok()) {
+      *error = n.status();
+      *eof = true;
+      return false;
+    }
+    if (*n == 0) *eof = true;
+    *end += *n;
+  }
+  return true;
+}
+
 LineReader::LineReader(InputStream* in, size_t max_line_bytes, size_t buffer_bytes)
     : in_(in), max_line_(max_line_bytes) {
   buf_.resize(std::max<size_t>(buffer_bytes, 64));

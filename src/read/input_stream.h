@@ -57,6 +57,11 @@ class PeekedStream : public InputStream {
 bool RefillWindow(InputStream* in, std::string* buf, size_t* begin, size_t* end, bool* eof,
                   Status* error);
 
+// RefillWindow, then keeps reading until the buffer is full or the input ends: a long record is
+// then rescanned a bounded number of times (the buffer doubles), not once per short read of a pipe.
+bool RefillWindowFull(InputStream* in, std::string* buf, size_t* begin, size_t* end, bool* eof,
+                      Status* error);
+
 // Splits an InputStream into lines ('\n'-terminated; a trailing '\r' is kept for callers that
 // care), numbering them from 1. Lines longer than `max_line_bytes` are reported as an error status
 // by Next() with the line number, and skipped.

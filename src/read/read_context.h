@@ -23,7 +23,11 @@ class BlockInterner;
 
 // Options of the gateway-log readers (CSV, JSONL); ignored by the hashed-trace readers.
 struct GatewayOptions {
-  std::string ts_column;                 // --ts-column NAME ("" = detect)
+  std::string ts_column;  // --ts-column NAME ("" = detect); same as time_field
+  std::string source;     // --source NAME ("" = detect)
+  // --body-field, --status-field, --session-field, --time-field, --model-field: a CSV column or a
+  // JSON path (a.b[0].c) replacing the source's own ("" = the source's).
+  std::string body_field, status_field, session_field, time_field, model_field;
   std::string template_name = "auto";    // --template
   std::string salt_file = ".ltl-salt";   // --salt-file
   const Tokenizer* tokenizer = nullptr;  // --tokenizer (null = approximate counting)

@@ -22,7 +22,9 @@ nlohmann::ordered_json GatewayFindingsJson(const GatewayFindings& f) {
   j["session_identifiers"] = Json{{"requests", f.with_session},
                                   {"share", ratio(static_cast<double>(f.with_session), n)},
                                   {"fields", fields},
-                                  {"per_request_fields", f.per_request_session_fields}};
+                                  {"per_request_fields", f.per_request_session_fields},
+                                  {"filler_values_ignored", f.filler_values_ignored}};
+  j["ignored_records"] = Json{{"count", f.ignored_records}, {"reason", f.ignored_reason}};
   j["conversations"] = Json{{"total", f.conversations},
                             {"from_session_ids", f.conversations_from_sessions},
                             {"inferred", f.conversations - f.conversations_from_sessions},

@@ -155,7 +155,10 @@ class HeadlinePart final : public ReportSection {
     j["input"] = Json{
         {"file", p.input_name},   {"format", p.format},
         {"encoding", p.encoding}, {"bytes", p.input_bytes},
-        {"counting", p.counting}, {"tokenizer", p.tokenizer.empty() ? Json() : Json(p.tokenizer)}};
+        {"counting", p.counting}, {"tokenizer", p.tokenizer.empty() ? Json() : Json(p.tokenizer)},
+        {"detection", Json{{"framing", p.framing.empty() ? Json() : Json(p.framing)},
+                           {"source", p.source.empty() ? Json() : Json(p.source)},
+                           {"reason", p.detection_reason}}}};
     Json skipped = Json::object();
     for (const auto& [reason, e] : p.skipped.by_reason())
       skipped[reason] = Json{{"count", e.count}, {"first_lines", e.lines}};

@@ -54,7 +54,10 @@ class GatewayLogs(unittest.TestCase):
         r = self.profile(p)
         self.assertEqual(r.returncode, 2)
         self.assertEqual(r.stderr, f"llmtrafficlens: {p}:1: no request_json column (found: id, "
-                                   "prompt, model)\n")
+                                   "prompt, model); --body-field COLUMN names the request body (also "
+                                   "--status-field, --session-field, --time-field, --model-field), "
+                                   "--source NAME picks a known log shape (llmtrafficlens "
+                                   "list-sources)\n")
 
     def test_bad_rows_are_skipped_counted_and_located(self):
         good = json.dumps({"messages": [{"role": "user", "content": "hello there"}]})

@@ -106,7 +106,11 @@ TEST(GatewayCsv, TimestampColumnOverride) {
 TEST(GatewayCsv, MissingRequestColumnNamesTheColumnsFound) {
   Loaded l = Load("nocol.csv", "id,prompt,Model\n1,hello,x\n");
   ASSERT_FALSE(l.status.ok());
-  EXPECT_EQ(l.status.message(), "nocol.csv:1: no request_json column (found: id, prompt, model)");
+  // The columns found, and the flags that name a body elsewhere.
+  EXPECT_EQ(l.status.message(),
+            "nocol.csv:1: no request_json column (found: id, prompt, model); --body-field COLUMN "
+            "names the request body (also --status-field, --session-field, --time-field, "
+            "--model-field), --source NAME picks a known log shape (llmtrafficlens list-sources)");
 }
 
 TEST(GatewayCsv, BadRowsAreSkippedByReasonWithTheirLine) {
