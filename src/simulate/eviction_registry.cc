@@ -11,6 +11,7 @@
 #define LTL_EVICTION_POLICIES(X) \
   X(FifoEviction)                \
   X(LruEviction)                 \
+  X(RadixLruEviction)            \
   X(OptimalEviction)
 
 namespace ltl {

@@ -154,7 +154,7 @@ class FleetCli(unittest.TestCase):
         self.assertIn("prefix-aware", r.stderr)
         r, _ = self.profile([trace, "--policies", "lru,arc"])
         self.assertEqual(r.returncode, 2)
-        self.assertIn("registered: fifo, lru, optimal", r.stderr)
+        self.assertIn("registered: fifo, lru, radix-lru, optimal", r.stderr)
 
     def test_worker_policy_is_reported_and_changes_the_workers(self):
         trace = self.write("t.jsonl", mooncake_lines())
