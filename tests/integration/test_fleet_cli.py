@@ -147,7 +147,7 @@ class FleetCli(unittest.TestCase):
         r, _ = self.profile([trace, "--workers", "2", "--worker-policy", "arc"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("--worker-policy: unknown eviction policy 'arc' (registered: fifo, lru, "
-                      "optimal)", r.stderr)
+                      "radix-lru, optimal)", r.stderr)
         r, _ = self.profile([trace, "--workers", "2", "--worker-policy", "optimal",
                              "--routing", "round-robin,prefix-aware"])
         self.assertEqual(r.returncode, 2)
