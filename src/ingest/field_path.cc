@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "common/ascii.h"
 #include "read/json_line.h"
 
 namespace ltl {
@@ -14,9 +15,7 @@ namespace {
 using simdjson::dom::element;
 
 std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return AsciiLowered(s);
 }
 
 // An OTLP AnyValue ({"stringValue": ...}, {"intValue": "12"}, ...): the value inside.

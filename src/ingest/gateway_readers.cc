@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "common/ascii.h"
 #include "common/ordered_pipeline.h"
 #include "common/replay_order.h"
 #include "hash/block_interner.h"
@@ -25,9 +26,7 @@ namespace {
 std::string Lower(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return AsciiLowered(s);
 }
 
 struct Filler {
@@ -144,9 +143,7 @@ class RowPipeline : public GatewayRecordSink {
         procs_(MakeProcessors(config, std::max(1u, threads))),
         pipeline_(
             threads <= 1 ? 0 : threads, [this](size_t w, RowBatch& b) { Work(w, b); },
-            [this](RowBatch& b) { Consume(b); }) {
-    batch_.arena.reserve(kBatchBytes + (1 << 16));
-  }
+            [this](RowBatch& b) { Consume(b); }) {}
 
   RowBatch& batch() { return batch_; }
   // Submits the batch under construction once it is full (or, with force, when it has any row).
@@ -154,8 +151,7 @@ class RowPipeline : public GatewayRecordSink {
     if (batch_.rows.empty()) return;
     if (!force && batch_.rows.size() < kBatchRows && batch_.arena.size() < kBatchBytes) return;
     pipeline_.Submit(std::move(batch_));
-    batch_ = RowBatch();
-    batch_.arena.reserve(kBatchBytes + (1 << 16));
+    batch_ = RowBatch();  // the arena grows as rows arrive: a short input never pays for 4 MiB
   }
   void Finish() {
     MaybeSubmit(true);

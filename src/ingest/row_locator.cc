@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/ascii.h"
 #include "ingest/request_assembly.h"
 #include "read/json_line.h"
 #include "read/timestamp.h"
@@ -35,9 +36,7 @@ bool ParseDouble(std::string_view s, double* out) {
 }
 
 std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return AsciiLowered(s);
 }
 
 Status CompileList(const Paths& paths, CompiledSource::Fields* out) {

@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "common/ascii.h"
+
 namespace ltl {
 namespace {
 
@@ -26,10 +28,7 @@ const HeaderName kHeaders[] = {
 };
 
 bool EqualsLower(std::string_view a, std::string_view lower) {
-  if (a.size() != lower.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != lower[i]) return false;
-  return true;
+  return EqualsIgnoreAsciiCase(a, lower);
 }
 
 bool NonEmptyString(simdjson::dom::element e, std::string_view* s) {

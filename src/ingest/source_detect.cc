@@ -6,6 +6,7 @@
 
 #include <cctype>
 
+#include "common/ascii.h"
 #include "ingest/field_path.h"
 
 namespace ltl {
@@ -14,9 +15,7 @@ namespace {
 using simdjson::dom::element;
 
 std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return AsciiLowered(s);
 }
 
 bool Has(element rec, std::string_view path, JsonScratch* scratch) {

@@ -8,13 +8,13 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/ascii.h"
+
 namespace ltl {
 namespace {
 
 std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return AsciiLowered(s);
 }
 
 KvArchitecture Gqa(uint32_t layers, uint32_t kv_heads, uint32_t head_dim) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/ascii.h"
+
 namespace ltl {
 
 const char* FormatName(InputFormat f) {
@@ -130,9 +132,7 @@ Result<Detection> DetectFormat(std::string_view head, const std::string& name) {
   }
   // Otherwise a CSV header is expected.
   size_t nl = s.find_first_of("\r\n");
-  std::string lower(s.substr(0, nl));
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lower = AsciiLowered(s.substr(0, nl));
   if (lower.find("request_json") != std::string::npos || lower.find(',') != std::string::npos) {
     d.format = InputFormat::kCsv;
     d.reason = "the first line is a CSV header";

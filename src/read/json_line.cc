@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/ascii.h"
+
 namespace ltl {
 
 using simdjson::ondemand::json_type;
@@ -78,8 +80,7 @@ bool DomKeyNoCase(simdjson::dom::object o, std::string_view lower, simdjson::dom
   for (auto f : o) {
     if (f.key.size() != lower.size()) continue;
     bool eq = true;
-    for (size_t i = 0; i < lower.size() && eq; ++i)
-      eq = std::tolower(static_cast<unsigned char>(f.key[i])) == lower[i];
+    for (size_t i = 0; i < lower.size() && eq; ++i) eq = AsciiLower(f.key[i]) == lower[i];
     if (eq && !f.value.is_null()) {
       *out = f.value;
       return true;

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <string>
 
+#include "common/ascii.h"
+
 namespace ltl {
 
 const char* LayoutName(Layout l) {
@@ -38,9 +40,7 @@ Result<Layout> ParseLayoutName(std::string_view name) {
 Layout ChooseLayout(Layout requested, std::string_view model, bool anthropic_body) {
   if (requested != Layout::kAuto) return requested;
   if (anthropic_body) return Layout::kAnthropic;
-  std::string m(model);
-  std::transform(m.begin(), m.end(), m.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string m = AsciiLowered(model);
   if (m.find("claude") != std::string::npos) return Layout::kAnthropic;
   if (m.find("qwen") != std::string::npos || m.find("qwq") != std::string::npos)
     return Layout::kToolsInSystem;
