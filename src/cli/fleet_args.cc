@@ -111,9 +111,9 @@ Status CheckFleetArgs(const FleetArgs& a, const std::optional<KvMemory>& memory)
     for (const RoutingPolicy* r : *routing)
       if (r->AsCacheAware())
         return Status::InvalidArgument(fmt::format(
-            "--worker-policy {} needs the future of each worker's requests, which the "
-            "cache-aware routing policy {} decides as it goes: pick cache-oblivious policies "
-            "with --routing, or another --worker-policy",
+            "--worker-policy {} has no online cache, which the routing policy {} needs (it "
+            "watches every worker as requests arrive): pick cache-oblivious policies with "
+            "--routing, or another --worker-policy",
             (*worker_policy)->name(), r->name()));
   if (!(a.balance_rel_threshold >= 0) || !std::isfinite(a.balance_rel_threshold))
     return Status::InvalidArgument("--balance-rel-threshold must be a number >= 0");
