@@ -1,70 +1,101 @@
-// Added-token search: a first-byte filter, then the candidates sharing that byte, longest first.
-// (Hand-written: vocabularies have a few hundred added tokens at most, so a byte table beats
-// building an automaton; no installed library offers leftmost-longest multi-string search.)
+// Added-token search: a byte trie walked from every position whose byte starts a token, longest
+// terminal kept. (Hand-written: no installed C++ library offers leftmost-longest multi-string
+// search; Gemma 3 has 6,415 added tokens, so trying each candidate in turn would be slow.)
 #include "tokenize/added_tokens.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "tokenize/unicode_props.h"
 
 namespace ltl {
-namespace {
-
-bool IsWhiteSpaceAt(std::string_view text, size_t i, size_t* len) {
-  const auto c = static_cast<uint8_t>(text[i]);
-  if (c == ' ' || (c >= '\t' && c <= '\r')) {
-    *len = 1;
-    return true;
-  }
-  return false;
-}
-
-bool IsWordByte(uint8_t c) {
-  return c >= 0x80 || std::isalnum(c) || c == '_';
-}
-
-}  // namespace
 
 void AddedTokenMatcher::Add(AddedToken token) {
   if (token.content.empty()) return;
-  const auto first = static_cast<uint8_t>(token.content[0]);
+  uint32_t node = 0;
+  for (char c : token.content) {
+    const uint64_t key = (static_cast<uint64_t>(node) << 8) | static_cast<uint8_t>(c);
+    auto it = edges_.find(key);
+    if (it == edges_.end()) {
+      const auto child = static_cast<uint32_t>(terminal_.size());
+      terminal_.push_back(-1);
+      edges_.emplace(key, child);
+      node = child;
+    } else {
+      node = it->second;
+    }
+  }
+  first_byte_[static_cast<uint8_t>(token.content[0])] = true;
+  if (terminal_[node] >= 0) return;  // the same content twice: the first one is kept
+  terminal_[node] = static_cast<int32_t>(tokens_.size());
   tokens_.push_back(std::move(token));
-  auto& list = by_first_[first];
-  list.push_back(static_cast<uint32_t>(tokens_.size() - 1));
-  std::stable_sort(list.begin(), list.end(), [&](uint32_t a, uint32_t b) {
-    return tokens_[a].content.size() > tokens_[b].content.size();
-  });
+}
+
+int32_t AddedTokenMatcher::LongestAt(std::string_view text, size_t i, size_t* len) const {
+  int32_t best = -1;
+  uint32_t node = 0;
+  for (size_t k = i; k < text.size(); ++k) {
+    auto it = edges_.find((static_cast<uint64_t>(node) << 8) | static_cast<uint8_t>(text[k]));
+    if (it == edges_.end()) break;
+    node = it->second;
+    if (terminal_[node] >= 0) {
+      best = terminal_[node];
+      *len = k + 1 - i;
+    }
+  }
+  return best;
+}
+
+void AddedTokenMatcher::SplitText(std::string_view text, std::vector<Split>* out) const {
+  out->clear();
+  size_t start_offset = 0;
+  size_t i = 0;
+  size_t len = 0;
+  while (i < text.size()) {
+    if (!first_byte_[static_cast<uint8_t>(text[i])]) {
+      ++i;
+      continue;
+    }
+    const int32_t index = LongestAt(text, i, &len);
+    if (index < 0) {
+      ++i;
+      continue;
+    }
+    const AddedToken& t = tokens_[index];
+    size_t start = i, stop = i + len;
+    i = stop;  // the automaton resumes after the match, kept or not
+    if (t.single_word) {
+      size_t n = 0;
+      const bool word_before = start > 0 && IsRegexWordChar(DecodeUtf8Before(text, start, &n));
+      const bool word_after = stop < text.size() && IsRegexWordChar(DecodeUtf8At(text, stop, &n));
+      if (word_before || word_after) continue;
+    }
+    if (t.lstrip) {
+      size_t b = start, n = 0;
+      while (b > 0 && IsUnicodeWhiteSpace(DecodeUtf8Before(text, b, &n))) b -= n;
+      start = std::max(b, start_offset);
+    }
+    if (t.rstrip) {
+      size_t n = 0;
+      while (stop < text.size() && IsUnicodeWhiteSpace(DecodeUtf8At(text, stop, &n))) stop += n;
+    }
+    if (start_offset < start) out->push_back({start_offset, start, kNoRank});
+    out->push_back({start, stop, t.id});
+    start_offset = stop;
+  }
+  if (start_offset < text.size()) out->push_back({start_offset, text.size(), kNoRank});
 }
 
 bool AddedTokenMatcher::NewlineCutIsExact() const {
-  return std::none_of(tokens_.begin(), tokens_.end(), [](const AddedToken& t) {
-    return t.lstrip || t.single_word || t.content.find('\n') != std::string::npos;
-  });
-}
-
-bool AddedTokenMatcher::Find(std::string_view text, size_t from, Match* match) const {
-  for (size_t i = from; i < text.size(); ++i) {
-    const auto& list = by_first_[static_cast<uint8_t>(text[i])];
-    for (uint32_t index : list) {
-      const AddedToken& t = tokens_[index];
-      if (text.compare(i, t.content.size(), t.content) != 0) continue;
-      size_t begin = i, end = i + t.content.size();
-      if (t.single_word) {
-        const bool word_before = begin > 0 && IsWordByte(static_cast<uint8_t>(text[begin - 1]));
-        const bool word_after = end < text.size() && IsWordByte(static_cast<uint8_t>(text[end]));
-        if (word_before || word_after) continue;
-      }
-      size_t len;
-      if (t.lstrip) {
-        while (begin > from && IsWhiteSpaceAt(text, begin - 1, &len)) begin -= len;
-      }
-      if (t.rstrip) {
-        while (end < text.size() && IsWhiteSpaceAt(text, end, &len)) end += len;
-      }
-      *match = {begin, end, t.id};
-      return true;
+  auto follower = [](char c) { return c > 0x20 && c < 0x7F && c != '/'; };
+  return std::none_of(tokens_.begin(), tokens_.end(), [&](const AddedToken& t) {
+    const std::string& s = t.content;
+    for (size_t i = 0; i + 1 < s.size(); ++i) {
+      if (s[i] == '\n' && follower(s[i + 1])) return true;  // could match across the cut
     }
-  }
-  return false;
+    // lstrip would take the '\n' before a token starting right after the cut; single_word would
+    // see the byte after the cut next to a token ending with the '\n'.
+    return (t.lstrip && follower(s.front())) || (t.single_word && s.back() == '\n');
+  });
 }
 
 }  // namespace ltl

@@ -1,104 +1,85 @@
-// HfBpeTokenizer encoding: added tokens first, then per remaining segment NFC (when configured),
-// the pre-tokenizer splits and byte-pair merging by merge rank.
+// HfTokenizer encoding: added tokens, normalization, added tokens again on the normalized text,
+// pre-tokenization, BPE; and the newline-cut rule that lets CachingTokenizer cache its segments.
 #include "tokenize/hf_tokenizer.h"
 
-#include <unicode/bytestream.h>
-#include <unicode/normalizer2.h>
-#include <unicode/uniset.h>
+#include <fmt/format.h>
 
-#include "tokenize/bpe_merge.h"
 #include "tokenize/utf8.h"
 
 namespace ltl {
-namespace {
 
-// NFC as Hugging Face tokenizers computes it: its normalization tables (unicode-normalization-
-// alignments) stop at Unicode 9.0, so characters assigned later are left alone, e.g. combining
-// marks are not reordered (ICU's NFC restricted by a FilteredNormalizer2 to [:age=9.0:]; the
-// version was found by comparing every combining mark against the npm `tokenizers` reference).
-const icu::Normalizer2* ReferenceNfc() {
-  static const icu::Normalizer2* nfc = [] {
-    UErrorCode status = U_ZERO_ERROR;
-    const icu::Normalizer2* base = icu::Normalizer2::getNFCInstance(status);
-    auto* set = new icu::UnicodeSet(icu::UnicodeString::fromUTF8("[:age=9.0:]"), status);
-    set->freeze();
-    return static_cast<const icu::Normalizer2*>(new icu::FilteredNormalizer2(*base, *set));
-  }();
-  return nfc;
+HfTokenizer::HfTokenizer(std::string name, std::string path, Parts parts)
+    : name_(std::move(name)), path_(std::move(path)), p_(std::move(parts)) {
+  // Each stage either keeps the cut as it is or, for a cut inside a pre-tokenized piece, needs the
+  // model to encode the two halves of that piece separately (docs/SEMANTICS.md).
+  const auto cut = p_.pre.NewlineCut();
+  newline_cut_exact_ = p_.raw_tokens.NewlineCutIsExact() &&
+                       p_.normalized_tokens.NewlineCutIsExact() &&
+                       p_.normalizer.NewlineCutIsExact() &&
+                       (cut == HfPreTokenizer::CutResult::kSplits ||
+                        (cut == HfPreTokenizer::CutResult::kJoins && p_.model.WordCutIsExact()));
 }
 
-}  // namespace
-
-void HfBpeTokenizer::EncodeWord(std::string_view word, std::vector<uint32_t>* out) const {
-  if (model_.ignore_merges) {
-    const uint32_t id = model_.vocab.Find(word);
-    if (id != kNoRank) {
-      out->push_back(id);
-      return;
-    }
-  }
-  thread_local MergeScratch scratch;
-  auto& sym = scratch.symbols;
-  sym.clear();
-  for (uint32_t i = 0; i < word.size(); ++i) {
-    // A byte without a token becomes unk_id (the loader refuses such vocabularies without one).
-    uint32_t id = model_.byte_id[static_cast<uint8_t>(word[i])];
-    if (id == kNoRank) id = model_.unk_id;
-    const auto n = static_cast<int32_t>(i);
-    sym.push_back({i, i + 1, id, n - 1, i + 1 < word.size() ? n + 1 : -1});
-  }
-  MergeByRank(
-      scratch,
-      [&](const MergeSymbol& l, const MergeSymbol& r, uint32_t* id) {
-        auto it = model_.merges.find((static_cast<uint64_t>(l.id) << 32) | r.id);
-        if (it == model_.merges.end()) return kNoRank;
-        *id = it->second.second;
-        return it->second.first;
-      },
-      out);
+void HfTokenizer::EncodeNormalized(std::string_view text, bool at_origin,
+                                   std::vector<uint32_t>* out) const {
+  thread_local std::vector<std::string_view> words;
+  p_.pre.Run(text, at_origin, &words);
+  for (std::string_view w : words) p_.model.EncodeWord(w, out);
 }
 
-void HfBpeTokenizer::EncodeSegment(std::string_view segment, std::vector<uint32_t>* out) const {
-  if (segment.empty()) return;
-  std::string normalized;
-  if (nfc_) {
-    UErrorCode status = U_ZERO_ERROR;
-    const icu::Normalizer2* nfc = ReferenceNfc();
-    const icu::StringPiece piece(segment.data(), static_cast<int32_t>(segment.size()));
-    if (U_SUCCESS(status) && !nfc->isNormalizedUTF8(piece, status) && U_SUCCESS(status)) {
-      icu::StringByteSink<std::string> sink(&normalized);
-      nfc->normalizeUTF8(0, piece, sink, nullptr, status);
-      if (U_SUCCESS(status)) segment = normalized;
-    }
+void HfTokenizer::EncodeStretch(std::string_view raw, bool at_origin,
+                                std::vector<uint32_t>* out) const {
+  std::string storage;
+  const std::string_view text = p_.normalizer.Normalize(raw, &storage);
+  if (text.empty()) return;
+  if (p_.normalized_tokens.empty()) {
+    EncodeNormalized(text, at_origin, out);
+    return;
   }
-  thread_local std::vector<PieceSpan> pieces;
-  thread_local std::string word;
-  pre_.Split(segment, &pieces);
-  for (const PieceSpan& p : pieces) {
-    std::string_view piece = segment.substr(p.begin, p.end - p.begin);
-    if (piece.empty()) continue;
-    if (pre_.add_prefix_space() && piece.front() != ' ') {
-      word.resize(piece.size() + 1);
-      word[0] = ' ';
-      piece.copy(word.data() + 1, piece.size());
-      EncodeWord(word, out);
-    } else {
-      EncodeWord(piece, out);
+  std::vector<AddedTokenMatcher::Split> splits;
+  p_.normalized_tokens.SplitText(text, &splits);
+  for (const auto& s : splits) {
+    if (s.id != kNoRank) {
+      out->push_back(s.id);
+    } else if (s.end > s.begin) {
+      EncodeNormalized(text.substr(s.begin, s.end - s.begin), at_origin && s.begin == 0, out);
     }
   }
 }
 
-void HfBpeTokenizer::Encode(std::string_view text, std::vector<uint32_t>* out) const {
+void HfTokenizer::Encode(std::string_view text, std::vector<uint32_t>* out) const {
   std::string repaired;
   text = ValidUtf8View(text, &repaired);
-  size_t pos = 0;
-  AddedTokenMatcher::Match m;
-  while (!added_.empty() && added_.Find(text, pos, &m)) {
-    EncodeSegment(text.substr(pos, m.begin - pos), out);
-    out->push_back(m.id);
-    pos = m.end;
+  if (p_.raw_tokens.empty()) {
+    EncodeStretch(text, true, out);
+    return;
   }
-  EncodeSegment(text.substr(pos), out);
+  thread_local std::vector<AddedTokenMatcher::Split> splits;
+  p_.raw_tokens.SplitText(text, &splits);
+  for (const auto& s : splits) {
+    if (s.id != kNoRank) {
+      out->push_back(s.id);
+    } else if (s.end > s.begin) {
+      EncodeStretch(text.substr(s.begin, s.end - s.begin), s.begin == 0, out);
+    }
+  }
+}
+
+Status HfTokenizer::EncodeStatus() const {
+  std::vector<const SplitRegex*> regexes = p_.pre.regexes();
+  for (const auto& s : p_.normalizer.steps()) {
+    if (s.regex) regexes.push_back(s.regex.get());
+  }
+  for (size_t i = 0; i < regexes.size(); ++i) {
+    const SplitRegex::LimitHits hits = regexes[i]->limit_hits();
+    if (hits.count == 0) continue;
+    return Status::Limit(fmt::format(
+        "{}: split pattern {} of {} exceeded PCRE2's {} on {} piece(s) (the longest {} bytes): "
+        "it backtracks catastrophically, so those pieces could not be split as the reference "
+        "does; fix the pattern in the tokenizer file",
+        path_, i + 1, regexes.size(), hits.what, hits.count, hits.longest_subject));
+  }
+  return Status::Ok();
 }
 
 }  // namespace ltl

@@ -1,58 +1,52 @@
-// HfBpeTokenizer: a Hugging Face tokenizer.json with a byte-level BPE model (model.type "BPE" with
-// vocab and merges, a ByteLevel pre_tokenizer optionally preceded by Split regexes, added_tokens,
-// ignore_merges, an optional NFC normalizer). Encodes like `tokenizer.encode(text,
-// add_special_tokens=False)`: added tokens in the text are recognised (that is how chat-template
-// markup reaches the model), post-processor tokens such as a BOS are not added.
+// HfTokenizer: a Hugging Face tokenizer.json with a BPE model, encoded like
+// `tokenizer.encode(text, add_special_tokens=False)`: added tokens with `normalized: false` are
+// found in the raw text first, each stretch between them is normalized, tokens with
+// `normalized: true` are found in the normalized stretch, what remains is pre-tokenized and each
+// piece encoded by the BPE model. Post-processor tokens such as a BOS are not added: a chat
+// template's rendered text already carries its own.
 #pragma once
 
-#include <absl/container/flat_hash_map.h>
-
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "tokenize/added_tokens.h"
+#include "tokenize/hf_bpe_model.h"
+#include "tokenize/hf_normalizer.h"
 #include "tokenize/hf_pre_tokenizer.h"
-#include "tokenize/rank_table.h"
 #include "tokenize/tokenizer.h"
 
 namespace ltl {
 
-class HfBpeTokenizer final : public Tokenizer {
+class HfTokenizer final : public Tokenizer {
  public:
-  struct Model {
-    RankTable vocab;  // raw bytes -> id, for every vocabulary entry in the ByteLevel alphabet
-    std::array<uint32_t, 256> byte_id{};
-    absl::flat_hash_map<uint64_t, std::pair<uint32_t, uint32_t>> merges;  // (l,r) -> (rank, id)
-    bool ignore_merges = false;
-    uint32_t unk_id = kNoRank;
+  struct Parts {
+    HfNormalizer normalizer;
+    HfPreTokenizer pre;
+    HfBpeModel model;
+    AddedTokenMatcher raw_tokens;         // normalized: false
+    AddedTokenMatcher normalized_tokens;  // normalized: true (contents normalized)
   };
-
-  HfBpeTokenizer(std::string name, Model model, HfPreTokenizer pre, AddedTokenMatcher added,
-                 bool nfc)
-      : name_(std::move(name)),
-        model_(std::move(model)),
-        pre_(std::move(pre)),
-        added_(std::move(added)),
-        nfc_(nfc) {}
+  HfTokenizer(std::string name, std::string path, Parts parts);
 
   const std::string& name() const override { return name_; }
   void Encode(std::string_view text, std::vector<uint32_t>* out) const override;
-  bool NewlineCutIsExact() const override {
-    return pre_.NewlineCutIsExact() && added_.NewlineCutIsExact();
-  }
+  bool NewlineCutIsExact() const override { return newline_cut_exact_; }
+  Status EncodeStatus() const override;
 
  private:
-  void EncodeSegment(std::string_view segment, std::vector<uint32_t>* out) const;
-  void EncodeWord(std::string_view word, std::vector<uint32_t>* out) const;
+  void EncodeStretch(std::string_view raw, bool at_origin, std::vector<uint32_t>* out) const;
+  void EncodeNormalized(std::string_view text, bool at_origin, std::vector<uint32_t>* out) const;
 
   std::string name_;
-  Model model_;
-  HfPreTokenizer pre_;
-  AddedTokenMatcher added_;
-  bool nfc_;
+  std::string path_;
+  Parts p_;
+  bool newline_cut_exact_ = false;
 };
 
-// Loads a tokenizer.json; unsupported models, normalizers or pre-tokenizers are clear errors.
+// Loads a tokenizer.json; unsupported models, normalizers or pre-tokenizers are clear errors
+// naming the file.
 Result<std::unique_ptr<Tokenizer>> LoadHfTokenizerJson(const std::string& path);
 
 }  // namespace ltl

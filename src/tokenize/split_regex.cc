@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 #include <pcre2.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "tokenize/unicode_delta.h"
 
 namespace ltl {
@@ -157,23 +160,69 @@ SplitRegex::Matcher::~Matcher() {
   pcre2_match_data_free(data_);
 }
 
+namespace {
+
+// The limits for one match over `subject` bytes (see SplitRegex::LimitHits).
+void SetLimits(pcre2_match_context* context, size_t subject) {
+  const uint64_t n = subject;
+  pcre2_set_match_limit(context, static_cast<uint32_t>(std::min<uint64_t>(
+                                     1'000'000 + 64 * n, std::numeric_limits<uint32_t>::max())));
+  pcre2_set_depth_limit(context, static_cast<uint32_t>(std::min<uint64_t>(
+                                     100'000 + 4 * n, std::numeric_limits<uint32_t>::max())));
+  // In KiB.
+  pcre2_set_heap_limit(context, static_cast<uint32_t>(std::min<uint64_t>(
+                                    64 * 1024 + n / 4, std::numeric_limits<uint32_t>::max())));
+}
+
+bool IsLimitError(int rc) {
+  return rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+         rc == PCRE2_ERROR_HEAPLIMIT;
+}
+
+}  // namespace
+
+void SplitRegex::RecordLimitHit(int rc, size_t subject) const {
+  limit_count_.fetch_add(1, std::memory_order_relaxed);
+  uint64_t prev = limit_longest_.load(std::memory_order_relaxed);
+  while (prev < subject &&
+         !limit_longest_.compare_exchange_weak(prev, subject, std::memory_order_relaxed)) {
+  }
+  int expected = 0;
+  limit_rc_.compare_exchange_strong(expected, rc, std::memory_order_relaxed);
+}
+
+SplitRegex::LimitHits SplitRegex::limit_hits() const {
+  LimitHits h;
+  h.count = limit_count_.load(std::memory_order_relaxed);
+  h.longest_subject = limit_longest_.load(std::memory_order_relaxed);
+  const int rc = limit_rc_.load(std::memory_order_relaxed);
+  h.what = rc == PCRE2_ERROR_DEPTHLIMIT  ? "depth limit"
+           : rc == PCRE2_ERROR_HEAPLIMIT ? "heap limit"
+                                         : "match limit";
+  return h;
+}
+
 bool SplitRegex::Matcher::Find(std::string_view text, size_t start, size_t* begin, size_t* end) {
   if (start >= text.size()) return false;
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
+  pcre2_match_context* context = ThreadMatchContext();
+  SetLimits(context, text.size());
   int rc;
   if (regex_.jit_) {
-    rc = pcre2_jit_match(regex_.code_, subject, text.size(), start, 0, data_, ThreadMatchContext());
+    rc = pcre2_jit_match(regex_.code_, subject, text.size(), start, 0, data_, context);
   } else {
-    rc = pcre2_match(regex_.code_, subject, text.size(), start, PCRE2_NO_UTF_CHECK, data_, nullptr);
+    rc = pcre2_match(regex_.code_, subject, text.size(), start, PCRE2_NO_UTF_CHECK, data_, context);
   }
-  if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
-    // JIT stack exhausted on a pathological run: the interpreter keeps its frames on the heap.
+  if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+    // JIT stack exhausted on a deep but legitimate run: the interpreter keeps its frames on the
+    // heap (still under the depth and heap limits).
     rc = pcre2_match(regex_.code_, subject, text.size(), start, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
-                     data_, nullptr);
+                     data_, context);
   }
   if (rc < 0) {
     if (rc == PCRE2_ERROR_NOMATCH) return false;
-    // Still failing (resource limit): take one character as its own piece so no text is lost.
+    if (IsLimitError(rc)) regex_.RecordLimitHit(rc, text.size() - start);
+    // Take one character as its own piece so no text is lost.
     size_t next = start + 1;
     while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
     *begin = start;

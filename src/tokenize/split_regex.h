@@ -4,7 +4,9 @@
 // re-validating UTF-8 each time (PCRE2_NO_UTF_CHECK; the caller validates once).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -37,6 +39,19 @@ class SplitRegex {
   const std::string& pattern() const { return pattern_; }  // as compiled (adapted)
   const std::string& source() const { return source_; }    // as given
 
+  // Every match runs under PCRE2 limits that grow with the subject, so a pattern that backtracks
+  // catastrophically (`(\w+\s?)+$`) fails within milliseconds instead of running for minutes:
+  // match limit 1,000,000 + 64 per subject byte (JIT and interpreter), depth limit 100,000 + 4 per
+  // byte and heap limit 64 MiB + 256 bytes per byte (interpreter). Linear-time patterns stay far
+  // below them. A match that hits one is counted here (the text is then cut one character at a
+  // time from that point, so nothing is lost) and the tokenizer reports it as an error.
+  struct LimitHits {
+    uint64_t count = 0;
+    uint64_t longest_subject = 0;  // bytes
+    const char* what = "";         // "match limit", "depth limit" or "heap limit"
+  };
+  LimitHits limit_hits() const;
+
   // Per-call matching state (PCRE2 match data); one per thread at a time, cheap to create.
   class Matcher {
    public:
@@ -57,8 +72,12 @@ class SplitRegex {
   SplitRegex() = default;
   std::string pattern_;
   std::string source_;
+  void RecordLimitHit(int rc, size_t subject) const;
   pcre2_real_code_8* code_ = nullptr;
   bool jit_ = false;
+  mutable std::atomic<uint64_t> limit_count_{0};
+  mutable std::atomic<uint64_t> limit_longest_{0};
+  mutable std::atomic<int> limit_rc_{0};
 };
 
 }  // namespace ltl

@@ -1,5 +1,6 @@
 // Tokenizer: text -> token ids. Implemented by the tiktoken-compatible BPE (cl100k_base,
-// o200k_base, .tiktoken files) and by Hugging Face byte-level BPE tokenizer.json files.
+// o200k_base, .tiktoken files) and by Hugging Face tokenizer.json files with a BPE model
+// (byte-level and SentencePiece-style vocabularies).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,10 @@ class Tokenizer {
   // whitespace and '/' never changes its ids (encoding the parts and concatenating equals encoding
   // the whole); CachingTokenizer relies on it. See docs/SEMANTICS.md for why it holds.
   virtual bool NewlineCutIsExact() const { return false; }
+  // Ok, or why some text encoded so far did not get the reference's ids: a split pattern ran
+  // into its PCRE2 match, depth or heap limit (catastrophic backtracking; the message names the
+  // tokenizer file and the pattern). Callers check it once encoding is done and stop with it.
+  virtual Status EncodeStatus() const { return Status::Ok(); }
 };
 
 // Loads "cl100k_base", "o200k_base" (from `data_dir`), a path to a .tiktoken ranks file, or a path

@@ -6,8 +6,8 @@
 
 namespace ltl {
 
-// Members to add to `\p{prop}` ("L", "N", "Lu", "Ll", "Lt", "Lm", "Lo", "M", ...) so that PCRE2
-// matches what Unicode 16 assigns to it; "" when nothing is missing.
+// Members to add to `\p{prop}` ("L", "N", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "P", "S") so that
+// PCRE2 matches what Unicode 16 assigns to it; "" when nothing is missing.
 std::string_view UnicodeDeltaMembers(std::string_view prop);
 
 }  // namespace ltl

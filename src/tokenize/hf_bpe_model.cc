@@ -1,0 +1,244 @@
+// HfBpeModel: reading the vocabulary and merges (both the "a b" and the ["a","b"] forms; a pair
+// listed twice keeps its last rank, as tokenizers' HashMap collect does) and encoding words.
+#include "tokenize/hf_bpe_model.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tokenize/bpe_merge.h"
+#include "tokenize/byte_level.h"
+#include "tokenize/unicode_props.h"
+
+namespace ltl {
+namespace {
+
+std::string OptionalString(const nlohmann::json& m, const char* key) {
+  if (!m.contains(key) || m[key].is_null()) return {};
+  return m[key].get<std::string>();
+}
+
+bool IsCutFollower(uint8_t c) {
+  return c > 0x20 && c < 0x7F && c != '/';
+}
+
+bool SpansNewlineCut(std::string_view s) {
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    if (s[i] == '\n' && IsCutFollower(static_cast<uint8_t>(s[i + 1]))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level) {
+  if (m.value("type", "") != "BPE") {
+    return Status::InvalidArgument(
+        fmt::format("model.type is '{}'; only BPE models are supported", m.value("type", "")));
+  }
+  if (m.contains("dropout") && !m["dropout"].is_null() && m["dropout"].get<double>() != 0) {
+    return Status::InvalidArgument("model.dropout is not supported (encoding would be random)");
+  }
+  HfBpeModel model;
+  model.byte_level_ = byte_level;
+  model.ignore_merges_ = m.value("ignore_merges", false);
+  model.byte_fallback_ = m.value("byte_fallback", false);
+  model.fuse_unk_ = m.value("fuse_unk", false);
+  std::string prefix = OptionalString(m, "continuing_subword_prefix");
+  std::string suffix = OptionalString(m, "end_of_word_suffix");
+  const size_t prefix_len = prefix.size();  // in vocabulary strings, as merges see them
+  if (byte_level) {
+    auto p = ByteLevelDecode(prefix), s = ByteLevelDecode(suffix);
+    if (!p || !s) {
+      return Status::InvalidArgument(
+          "continuing_subword_prefix / end_of_word_suffix outside the ByteLevel alphabet");
+    }
+    prefix = *p;
+    suffix = *s;
+  }
+  model.prefix_ = prefix;
+  model.suffix_ = suffix;
+
+  const auto& vocab = m.at("vocab");
+  absl::flat_hash_map<std::string, uint32_t> by_string;  // as written, for merges and unk_token
+  by_string.reserve(vocab.size());
+  model.vocab_.Reserve(vocab.size(), vocab.size() * 8);
+  bool spans_cut = false;
+  for (auto it = vocab.begin(); it != vocab.end(); ++it) {
+    const auto id = it.value().get<uint32_t>();
+    by_string.emplace(it.key(), id);
+    if (byte_level) {
+      // Strings outside the ByteLevel alphabet can never be produced from text: left out.
+      auto bytes = ByteLevelDecode(it.key());
+      if (bytes && !bytes->empty()) {
+        model.vocab_.Insert(*bytes, id);
+        spans_cut = spans_cut || SpansNewlineCut(*bytes);
+      }
+    } else if (!it.key().empty()) {
+      model.vocab_.Insert(it.key(), id);
+      spans_cut = spans_cut || SpansNewlineCut(it.key());
+    }
+  }
+  model.fallback_id_.fill(kNoRank);
+  bool all_fallback = model.byte_fallback_;
+  if (model.byte_fallback_) {
+    for (int b = 0; b < 256; ++b) {
+      auto it = by_string.find(fmt::format("<0x{:02X}>", b));
+      if (it != by_string.end()) {
+        model.fallback_id_[b] = it->second;
+      } else {
+        all_fallback = false;
+      }
+    }
+  }
+  const std::string unk = OptionalString(m, "unk_token");
+  if (!unk.empty()) {
+    auto it = by_string.find(unk);
+    if (it != by_string.end()) {
+      model.unk_id_ = it->second;
+    } else if (!all_fallback && !(byte_level && model.vocab_.HasAllBytes())) {
+      // tokenizers fails on the first character the vocabulary lacks; so do we, up front.
+      return Status::InvalidArgument(fmt::format(
+          "model.unk_token is not in the vocabulary (vocabulary size {})", vocab.size()));
+    }
+  }
+  if (byte_level && !model.vocab_.HasAllBytes() && model.unk_id_ == kNoRank && !all_fallback) {
+    return Status::InvalidArgument(
+        "vocabulary lacks tokens for some bytes and has neither unk_token nor byte_fallback");
+  }
+
+  const auto& merges = m.at("merges");
+  model.merges_.reserve(merges.size());
+  uint32_t rank = 0;
+  uint32_t newline_fallback_left = 0;  // merges whose left side is the byte token of '\n'
+  for (const auto& entry : merges) {
+    std::string left, right;
+    if (entry.is_string()) {
+      const std::string s = entry.get<std::string>();
+      const size_t space = s.find(' ');
+      if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos) {
+        return Status::Corrupt(
+            fmt::format("merge {} is not two tokens separated by a space", rank));
+      }
+      left = s.substr(0, space);
+      right = s.substr(space + 1);
+    } else if (entry.is_array() && entry.size() == 2) {
+      left = entry[0].get<std::string>();
+      right = entry[1].get<std::string>();
+    } else {
+      return Status::Corrupt(fmt::format("merge {} is neither \"a b\" nor [\"a\", \"b\"]", rank));
+    }
+    if (right.size() < prefix_len) {
+      return Status::Corrupt(fmt::format("merge {} is shorter than the subword prefix", rank));
+    }
+    auto l = by_string.find(left), r = by_string.find(right);
+    auto lr = by_string.find(left + right.substr(prefix_len));
+    if (l == by_string.end() || r == by_string.end() || lr == by_string.end()) {
+      return Status::Corrupt(
+          fmt::format("merge {} names a token missing from the vocabulary", rank));
+    }
+    if (model.byte_fallback_ && l->second == model.fallback_id_['\n']) ++newline_fallback_left;
+    model.merges_.insert_or_assign((static_cast<uint64_t>(l->second) << 32) | r->second,
+                                   std::make_pair(rank, lr->second));
+    ++rank;
+  }
+
+  // The within-word newline cut (WordCutIsExact): '\n' must be a symbol of its own that no
+  // merge joins with the byte after it.
+  const bool newline_in_vocab = model.vocab_.Find("\n") != kNoRank;
+  const bool newline_by_fallback = !newline_in_vocab && model.byte_fallback_ &&
+                                   model.fallback_id_['\n'] != kNoRank &&
+                                   newline_fallback_left == 0;
+  model.word_cut_exact_ = !spans_cut && prefix.empty() && suffix.empty() && !model.ignore_merges_ &&
+                          (newline_in_vocab || newline_by_fallback);
+  return model;
+}
+
+void HfBpeModel::EncodeWord(std::string_view word, std::vector<uint32_t>* out) const {
+  if (word.empty()) return;
+  if (ignore_merges_) {
+    const uint32_t id = vocab_.Find(word);
+    if (id != kNoRank) {
+      out->push_back(id);
+      return;
+    }
+  }
+  EncodeUnits(word, out);
+}
+
+void HfBpeModel::EncodeUnits(std::string_view word, std::vector<uint32_t>* out) const {
+  thread_local MergeScratch scratch;
+  thread_local std::string unit;
+  auto& sym = scratch.symbols;
+  sym.clear();
+  uint32_t pos = 0;  // symbol positions only order the symbols (merge ties go leftmost)
+  auto add = [&](uint32_t id) {
+    const auto n = static_cast<int32_t>(sym.size());
+    sym.push_back({pos, pos + 1, id, n - 1, -1});
+    if (n > 0) sym[n - 1].next = n;
+    ++pos;
+  };
+  uint32_t unk = kNoRank;  // a pending unknown (fused with following unknowns when fuse_unk)
+  const bool plain_bytes = byte_level_ && prefix_.empty() && suffix_.empty();
+  size_t len = 1;
+  for (size_t i = 0; i < word.size(); i += len) {
+    uint32_t id;
+    std::string_view s;
+    if (plain_bytes) {
+      len = 1;
+      id = vocab_.ByteRank(static_cast<uint8_t>(word[i]));
+      s = word.substr(i, 1);
+    } else {
+      if (byte_level_) {
+        len = 1;
+      } else {
+        DecodeUtf8At(word, i, &len);
+      }
+      s = word.substr(i, len);
+      if (i > 0 && !prefix_.empty()) {
+        unit.assign(prefix_);
+        unit.append(s);
+        s = unit;
+      }
+      if (i + len == word.size() && !suffix_.empty()) {
+        if (s.data() != unit.data()) unit.assign(s);
+        unit.append(suffix_);
+        s = unit;
+      }
+      id = vocab_.Find(s);
+    }
+    if (id != kNoRank) {
+      if (unk != kNoRank) {
+        add(unk);
+        unk = kNoRank;
+      }
+      add(id);
+      continue;
+    }
+    if (byte_fallback_) {
+      bool all = true;
+      for (char c : s) all = all && fallback_id_[static_cast<uint8_t>(c)] != kNoRank;
+      if (all) {
+        for (char c : s) add(fallback_id_[static_cast<uint8_t>(c)]);
+        continue;
+      }
+    }
+    if (unk_id_ != kNoRank) {
+      if (unk != kNoRank && !fuse_unk_) add(unk);
+      unk = unk_id_;
+    }
+    // Without unk_token the character is dropped, as tokenizers does.
+  }
+  if (unk != kNoRank) add(unk);
+  MergeByRank(
+      scratch,
+      [&](const MergeSymbol& l, const MergeSymbol& r, uint32_t* id) {
+        auto it = merges_.find((static_cast<uint64_t>(l.id) << 32) | r.id);
+        if (it == merges_.end()) return kNoRank;
+        *id = it->second.second;
+        return it->second.first;
+      },
+      out);
+}
+
+}  // namespace ltl

@@ -1,0 +1,55 @@
+// HfBpeModel: the `model` of a tokenizer.json of type BPE, as Hugging Face tokenizers' BPE encodes
+// one pre-tokenized word (model.rs merge_word + Word::merge_all): the word's characters are looked
+// up (with continuing_subword_prefix / end_of_word_suffix), unknown ones become their byte tokens
+// "<0xAB>" (byte_fallback) or unk_token (fused when fuse_unk), then adjacent symbols are merged
+// lowest merge rank first; ignore_merges first takes the whole word when it is in the vocabulary.
+// Two alphabets: byte-level vocabularies (GPT-2's ByteLevel, the characters are bytes and the
+// vocabulary strings are stored as their raw bytes) and character vocabularies (SentencePiece-
+// style, "▁" for spaces: the characters are Unicode code points).
+#pragma once
+
+#include <absl/container/flat_hash_map.h>
+
+#include <array>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "tokenize/rank_table.h"
+
+namespace ltl {
+
+class HfBpeModel {
+ public:
+  // Reads `model` (type BPE); `byte_level` when a ByteLevel pre-tokenizer maps the text to bytes.
+  static Result<HfBpeModel> FromJson(const nlohmann::json& model, bool byte_level);
+
+  // Appends the ids of one word (a pre-tokenized piece, valid UTF-8).
+  void EncodeWord(std::string_view word, std::vector<uint32_t>* out) const;
+
+  bool byte_level() const { return byte_level_; }
+  // True when, for a word W = A + B with A ending in '\n' and B starting with an ASCII byte other
+  // than whitespace and '/', the ids of W are the ids of A followed by those of B: no vocabulary
+  // entry spans such a boundary, no prefix/suffix marks word edges, ignore_merges cannot take A or
+  // B whole, and '\n' never becomes a (fusable) unknown.
+  bool WordCutIsExact() const { return word_cut_exact_; }
+  size_t vocab_size() const { return vocab_.size(); }
+
+ private:
+  void EncodeUnits(std::string_view word, std::vector<uint32_t>* out) const;
+  RankTable vocab_;  // alphabet strings (raw bytes when byte_level_) -> id
+  absl::flat_hash_map<uint64_t, std::pair<uint32_t, uint32_t>> merges_;  // (l,r) -> (rank, id)
+  std::array<uint32_t, 256> fallback_id_{};  // "<0xAB>" ids, when byte_fallback
+  bool byte_level_ = false;
+  bool ignore_merges_ = false;
+  bool byte_fallback_ = false;
+  bool fuse_unk_ = false;
+  uint32_t unk_id_ = kNoRank;
+  std::string prefix_;  // continuing_subword_prefix (in raw bytes when byte_level_)
+  std::string suffix_;  // end_of_word_suffix
+  bool word_cut_exact_ = false;
+};
+
+}  // namespace ltl
