@@ -108,6 +108,13 @@ int RunExport(const ExportArgs& a) {
     return kExitUnusable;
   }
   LoadedInput& in = loaded.value();
+  if (tokenizer) {
+    Status enc = tokenizer->EncodeStatus();  // a split pattern over its PCRE2 limits
+    if (!enc.ok()) {
+      PrintError(enc.message());
+      return kExitUnusable;
+    }
+  }
   if (RealRecordCount(in) == 0) {  // an empty export would replace a good one: refuse
     PrintError(NoRequestsMessage(ctx.name, in, skips));
     return kExitUnusable;

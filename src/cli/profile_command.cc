@@ -148,6 +148,16 @@ int RunProfile(const ProfileArgs& a) {
     }
   }
 
+  if (tokenizer) {
+    // A split pattern that ran into its PCRE2 limits tokenized some text unlike the reference:
+    // no report rather than a wrong one.
+    Status enc = tokenizer->EncodeStatus();
+    if (!enc.ok()) {
+      PrintError(enc.message());
+      return kExitUnusable;
+    }
+  }
+
   const std::string json_path = a.output_prefix + ".json";
   const std::string html_path = a.output_prefix + ".html";
   Status st = WriteFileAtomically(json_path, RenderReportJson(p));

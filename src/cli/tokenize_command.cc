@@ -21,6 +21,7 @@ struct TokenizeArgs {
   bool count = false;
   bool null_data = false;
   bool cache = false;
+  size_t cache_min_segment = 256;
   size_t max_line_bytes = ReadLimits{}.max_line_bytes;
 };
 
@@ -57,7 +58,15 @@ int RunTokenize(const TokenizeArgs& a) {
     return kExitUnusable;
   }
   std::unique_ptr<Tokenizer> tok = std::move(loaded).value();
-  if (a.cache) tok = std::make_unique<CachingTokenizer>(std::move(tok));
+  if (a.cache) {
+    if (!tok->NewlineCutIsExact()) {
+      PrintWarning(fmt::format(
+          "--cache has no effect: cutting a text at newlines could change {}'s ids, so its texts "
+          "are always encoded whole",
+          tok->name()));
+    }
+    tok = std::make_unique<CachingTokenizer>(std::move(tok), size_t{64} << 20, a.cache_min_segment);
+  }
   auto in = OpenInput(a.input);
   if (!in.ok()) {
     PrintError(in.status().message());
@@ -108,6 +117,11 @@ int RunTokenize(const TokenizeArgs& a) {
     PrintError("cannot write standard output");
     return kExitUnusable;
   }
+  Status enc = tok->EncodeStatus();
+  if (!enc.ok()) {  // the ids printed are not all the reference's
+    PrintError(enc.message());
+    return kExitUnusable;
+  }
   return kExitOk;
 }
 
@@ -129,6 +143,9 @@ void RegisterTokenize(CLI::App& app, CommandRegistry& registry) {
                 "Input records are separated by NUL bytes instead of newlines");
   cmd->add_flag("--cache", args->cache,
                 "Encode through the per-segment token cache (same ids; for checking it)");
+  cmd->add_option("--cache-min-segment", args->cache_min_segment,
+                  "With --cache: shortest segment in bytes (default 256; 1 cuts at every newline "
+                  "the cache may cut at, for checking that cutting there is exact)");
   cmd->add_flag("--count", args->count, "Print the number of tokens per line instead of the ids");
   cmd->add_option("--max-line-bytes", args->max_line_bytes,
                   "Longest input line accepted (default 256 MiB)");

@@ -25,6 +25,7 @@ class CachingTokenizer final : public Tokenizer {
   const std::string& name() const override { return base_->name(); }
   void Encode(std::string_view text, std::vector<uint32_t>* out) const override;
   bool NewlineCutIsExact() const override { return base_->NewlineCutIsExact(); }
+  Status EncodeStatus() const override { return base_->EncodeStatus(); }
 
   struct Stats {
     uint64_t segments = 0;

@@ -204,6 +204,13 @@ SplitRegex::LimitHits SplitRegex::limit_hits() const {
 
 bool SplitRegex::Matcher::Find(std::string_view text, size_t start, size_t* begin, size_t* end) {
   if (start >= text.size()) return false;
+  if (regex_.limit_count_.load(std::memory_order_relaxed) > 0) {
+    // The pattern has failed once: the run will stop with that error, so do not spend the limit
+    // again on every remaining piece; the rest of the text is one piece.
+    *begin = start;
+    *end = text.size();
+    return true;
+  }
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
   pcre2_match_context* context = ThreadMatchContext();
   SetLimits(context, text.size());
@@ -222,7 +229,8 @@ bool SplitRegex::Matcher::Find(std::string_view text, size_t start, size_t* begi
   if (rc < 0) {
     if (rc == PCRE2_ERROR_NOMATCH) return false;
     if (IsLimitError(rc)) regex_.RecordLimitHit(rc, text.size() - start);
-    // Take one character as its own piece so no text is lost.
+    // Take one character as its own piece so no text is lost (no ids are exact any more; the
+    // caller reports EncodeStatus).
     size_t next = start + 1;
     while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
     *begin = start;

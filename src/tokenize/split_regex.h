@@ -43,8 +43,9 @@ class SplitRegex {
   // catastrophically (`(\w+\s?)+$`) fails within milliseconds instead of running for minutes:
   // match limit 1,000,000 + 64 per subject byte (JIT and interpreter), depth limit 100,000 + 4 per
   // byte and heap limit 64 MiB + 256 bytes per byte (interpreter). Linear-time patterns stay far
-  // below them. A match that hits one is counted here (the text is then cut one character at a
-  // time from that point, so nothing is lost) and the tokenizer reports it as an error.
+  // below them. A match that hits one is counted here and the tokenizer reports it as an error
+  // (EncodeStatus); from then on the pattern is not run again and the rest of each text is one
+  // piece, so a run with such a pattern ends quickly with that error and no text is lost.
   struct LimitHits {
     uint64_t count = 0;
     uint64_t longest_subject = 0;  // bytes

@@ -32,6 +32,14 @@ bool TiktokenTokenizer::NewlineCutIsExact() const {
   return IsNewlineCutSafePattern(regex_->source());
 }
 
+Status TiktokenTokenizer::EncodeStatus() const {
+  const SplitRegex::LimitHits hits = regex_->limit_hits();
+  if (hits.count == 0) return Status::Ok();
+  return Status::Limit(
+      fmt::format("{}: the split pattern exceeded PCRE2's {} on {} piece(s) (the longest {} bytes)",
+                  name_, hits.what, hits.count, hits.longest_subject));
+}
+
 void TiktokenTokenizer::EncodePiece(std::string_view piece, std::vector<uint32_t>* out) const {
   const uint32_t whole = ranks_.Find(piece);
   if (whole != kNoRank) {

@@ -31,6 +31,7 @@ class TiktokenTokenizer final : public Tokenizer {
   void Encode(std::string_view text, std::vector<uint32_t>* out) const override;
   // Holds for the cl100k_base, o200k_base and GPT-2 pattern families (docs/SEMANTICS.md).
   bool NewlineCutIsExact() const override;
+  Status EncodeStatus() const override;
   const RankTable& ranks() const { return ranks_; }
 
  private:
