@@ -126,9 +126,11 @@ void ApplyBehavior(Behavior behavior, std::vector<Part>& parts,
   thread_local std::vector<Part> acc;
   acc.clear();
   switch (behavior) {
-    case Behavior::kIsolated:
-      for (Part& p : parts) acc.push_back({p.text, false});
-      break;
+    case Behavior::kIsolated:  // every part is a piece: no folding needed
+      for (const Part& p : parts) {
+        if (!p.text.empty()) out->push_back(p.text);
+      }
+      return;
     case Behavior::kRemoved:
       acc.swap(parts);
       break;
