@@ -149,27 +149,21 @@ Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level
   const bool newline_by_fallback = !newline_in_vocab && model.byte_fallback_ &&
                                    model.fallback_id_['\n'] != kNoRank &&
                                    newline_fallback_left == 0;
+  model.all_bytes_plain_ =
+      byte_level && prefix.empty() && suffix.empty() && model.vocab_.HasAllBytes();
   model.word_cut_exact_ = !spans_cut && prefix.empty() && suffix.empty() && !model.ignore_merges_ &&
                           (newline_in_vocab || newline_by_fallback);
   return model;
 }
 
-void HfBpeModel::EncodeWord(std::string_view word, std::vector<uint32_t>* out) const {
-  if (word.empty()) return;
-  if (ignore_merges_) {
-    const uint32_t id = vocab_.Find(word);
-    if (id != kNoRank) {
-      out->push_back(id);
-      return;
-    }
-  }
-  EncodeUnits(word, out);
+MergeScratch& HfBpeModel::Scratch() {
+  thread_local MergeScratch scratch;
+  return scratch;
 }
 
 void HfBpeModel::EncodeUnits(std::string_view word, std::vector<uint32_t>* out) const {
-  thread_local MergeScratch scratch;
   thread_local std::string unit;
-  auto& sym = scratch.symbols;
+  auto& sym = Scratch().symbols;
   sym.clear();
   uint32_t pos = 0;  // symbol positions only order the symbols (merge ties go leftmost)
   auto add = [&](uint32_t id) {
@@ -178,6 +172,18 @@ void HfBpeModel::EncodeUnits(std::string_view word, std::vector<uint32_t>* out) 
     if (n > 0) sym[n - 1].next = n;
     ++pos;
   };
+  if (all_bytes_plain_) {
+    // Byte-level without prefix/suffix and a token for every byte (Qwen, Llama 3, DeepSeek,
+    // gpt-oss): one symbol per byte, nothing unknown.
+    const auto n = static_cast<uint32_t>(word.size());
+    sym.resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      sym[i] = {i, i + 1, vocab_.ByteRank(static_cast<uint8_t>(word[i])),
+                static_cast<int32_t>(i) - 1, i + 1 < n ? static_cast<int32_t>(i + 1) : -1};
+    }
+    MergeSymbols(out);
+    return;
+  }
   uint32_t unk = kNoRank;  // a pending unknown (fused with following unknowns when fuse_unk)
   const bool plain_bytes = byte_level_ && prefix_.empty() && suffix_.empty();
   size_t len = 1;
@@ -230,8 +236,12 @@ void HfBpeModel::EncodeUnits(std::string_view word, std::vector<uint32_t>* out) 
     // Without unk_token the character is dropped, as tokenizers does.
   }
   if (unk != kNoRank) add(unk);
+  MergeSymbols(out);
+}
+
+void HfBpeModel::MergeSymbols(std::vector<uint32_t>* out) const {
   MergeByRank(
-      scratch,
+      Scratch(),
       [&](const MergeSymbol& l, const MergeSymbol& r, uint32_t* id) {
         auto it = merges_.find((static_cast<uint64_t>(l.id) << 32) | r.id);
         if (it == merges_.end()) return kNoRank;

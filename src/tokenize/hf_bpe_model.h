@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "tokenize/bpe_merge.h"
 #include "tokenize/rank_table.h"
 
 namespace ltl {
@@ -27,7 +28,17 @@ class HfBpeModel {
   static Result<HfBpeModel> FromJson(const nlohmann::json& model, bool byte_level);
 
   // Appends the ids of one word (a pre-tokenized piece, valid UTF-8).
-  void EncodeWord(std::string_view word, std::vector<uint32_t>* out) const;
+  void EncodeWord(std::string_view word, std::vector<uint32_t>* out) const {
+    if (word.empty()) return;
+    if (ignore_merges_) {
+      const uint32_t id = vocab_.Find(word);
+      if (id != kNoRank) {
+        out->push_back(id);
+        return;
+      }
+    }
+    EncodeUnits(word, out);
+  }
 
   bool byte_level() const { return byte_level_; }
   // True when, for a word W = A + B with A ending in '\n' and B starting with an ASCII byte other
@@ -39,6 +50,8 @@ class HfBpeModel {
 
  private:
   void EncodeUnits(std::string_view word, std::vector<uint32_t>* out) const;
+  void MergeSymbols(std::vector<uint32_t>* out) const;  // merges Scratch().symbols, appends ids
+  static MergeScratch& Scratch();
   RankTable vocab_;  // alphabet strings (raw bytes when byte_level_) -> id
   absl::flat_hash_map<uint64_t, std::pair<uint32_t, uint32_t>> merges_;  // (l,r) -> (rank, id)
   std::array<uint32_t, 256> fallback_id_{};  // "<0xAB>" ids, when byte_fallback
@@ -50,6 +63,7 @@ class HfBpeModel {
   std::string prefix_;  // continuing_subword_prefix (in raw bytes when byte_level_)
   std::string suffix_;  // end_of_word_suffix
   bool word_cut_exact_ = false;
+  bool all_bytes_plain_ = false;  // byte-level, every byte a token, no prefix/suffix
 };
 
 }  // namespace ltl

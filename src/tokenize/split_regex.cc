@@ -162,8 +162,12 @@ SplitRegex::Matcher::~Matcher() {
 
 namespace {
 
-// The limits for one match over `subject` bytes (see SplitRegex::LimitHits).
+// The limits for one match over `subject` bytes (see SplitRegex::LimitHits); a split calls Find
+// many times over one subject, so they are set only when the subject's size changes.
 void SetLimits(pcre2_match_context* context, size_t subject) {
+  thread_local size_t last = static_cast<size_t>(-1);
+  if (subject == last) return;
+  last = subject;
   const uint64_t n = subject;
   pcre2_set_match_limit(context, static_cast<uint32_t>(std::min<uint64_t>(
                                      1'000'000 + 64 * n, std::numeric_limits<uint32_t>::max())));
