@@ -51,8 +51,8 @@ nlohmann::json Added(const char* content, uint32_t id, bool lstrip, bool rstrip,
 nlohmann::json ByteLevelConfig() {
   nlohmann::json vocab = nlohmann::json::object();
   for (int b = 0; b < 256; ++b) vocab[ByteChar(b)] = b;
-  const char* pairs[][2] = {{"h", "e"},   {"l", "l"}, {"he", "ll"}, {"Ġ", "w"},
-                            {"\n", "\n"}, {"Ġ", "Ġ"}, {"e", "l"},   {"o", "r"}};
+  const char* pairs[][2] = {{"h", "e"}, {"l", "l"}, {"he", "ll"}, {"Ġ", "w"},
+                            {"Ċ", "Ċ"}, {"Ġ", "Ġ"}, {"e", "l"},   {"o", "r"}};
   nlohmann::json merges = nlohmann::json::array();
   uint32_t id = 256;
   for (auto& p : pairs) {
@@ -171,7 +171,11 @@ std::vector<Config>& Configs() {
         std::fprintf(stderr, "config %d: %s\n", n - 1, t.status().message().c_str());
         std::abort();
       }
-      out.push_back({std::move(t).value(), 301});
+      uint32_t max_id = 0;
+      for (const auto& [k, v] : doc["model"]["vocab"].items())
+        max_id = std::max(max_id, v.get<uint32_t>());
+      for (const auto& a : doc["added_tokens"]) max_id = std::max(max_id, a["id"].get<uint32_t>());
+      out.push_back({std::move(t).value(), max_id});
     }
     return out;
   }();
