@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ltl::fuzz::GatewayRun run = ltl::fuzz::FuzzGateway(detection, data, size, &text);
   if (size < 2 || !run.status.ok()) return 0;
   ltl::fuzz::MemoryStream in(text, text.size() + 1);
-  ltl::CsvReader csv(&in, ltl::ReadLimits{});
+  ltl::CsvReader csv(&in, ltl::ReadLimits{}, text.size() + 64);  // not the 1 MiB default per input
   uint64_t rows = 0;
   bool header = false;
   for (;;) {

@@ -9,6 +9,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "common/ascii.h"
 #include "ingest/request_assembly.h"
@@ -84,8 +86,29 @@ int ParseStatus(std::string_view text, bool* failed) {
   return 0;
 }
 
+namespace {
+Result<std::shared_ptr<const CompiledSource>> Compile(const SourceSpec& spec,
+                                                      const FieldOverrides& ov);
+}  // namespace
+
 Result<std::shared_ptr<const CompiledSource>> CompileSource(const SourceSpec& spec,
                                                             const FieldOverrides& ov) {
+  if (ov.any()) return Compile(spec, ov);
+  // A source's own table compiles to the same thing every time: once per process (every input
+  // of a run over many files, and every fuzz input, would otherwise parse the same paths again).
+  static std::mutex mu;
+  static std::map<const SourceSpec*, std::shared_ptr<const CompiledSource>> compiled;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = compiled.find(&spec);
+  if (it != compiled.end()) return it->second;
+  auto c = Compile(spec, ov);
+  if (c.ok()) compiled.emplace(&spec, *c);
+  return c;
+}
+
+namespace {
+Result<std::shared_ptr<const CompiledSource>> Compile(const SourceSpec& spec,
+                                                      const FieldOverrides& ov) {
   auto c = std::make_shared<CompiledSource>();
   c->spec = &spec;
   Paths body = spec.body;
@@ -143,6 +166,7 @@ Result<std::shared_ptr<const CompiledSource>> CompileSource(const SourceSpec& sp
   }
   return std::shared_ptr<const CompiledSource>(std::move(c));
 }
+}  // namespace
 
 CsvLayout MapCsvHeader(const CompiledSource& s, const std::vector<std::string>& names) {
   CsvLayout layout;
