@@ -5,6 +5,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "analyze/label_counts.h"
+
 namespace ltl {
 
 Quantiles ComputeQuantiles(std::vector<int64_t>& values) {
@@ -116,6 +118,7 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
   for (auto& [c, n] : per_conv) rpc.push_back(static_cast<int64_t>(n));
   d.requests_per_conversation_hist = Log2Histogram(rpc);
   d.requests_per_conversation = ComputeQuantiles(rpc);
+  FoldRareLabels(&d.models, kMaxReportedModels, "models");
   return d;
 }
 

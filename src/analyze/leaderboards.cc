@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "analyze/label_counts.h"
 #include "simulate/prefix_tree.h"
 
 namespace ltl {
@@ -95,6 +96,8 @@ Leaderboards BuildLeaderboards(const std::vector<RequestRecord>& records, const 
   }
   for (uint32_t b : top_count) lb.by_count.push_back(rows.at(b));
   for (uint32_t b : top_volume) lb.by_volume.push_back(rows.at(b));
+  for (auto* board : {&lb.by_count, &lb.by_volume})
+    for (PrefixRow& r : *board) FoldRareLabels(&r.models, kMaxReportedModels, "models");
   return lb;
 }
 

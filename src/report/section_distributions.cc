@@ -8,6 +8,7 @@
 #include "common/units.h"
 #include "report/html_text.h"
 #include "report/html_widgets.h"
+#include "report/json_counts.h"
 #include "report/report_section.h"
 
 namespace ltl {
@@ -83,8 +84,7 @@ class DistributionsPart final : public ReportSection {
   void AddJson(const Profile& p, Json* root) const override {
     Json& j = *root;
     const Distributions& d = p.dist;
-    Json models = Json::object();
-    for (const auto& [m, n] : d.models) models[m.empty() ? "unknown" : m] = n;
+    const Json models = CountsJson(d.models);
     Json status = Json::object();
     for (const auto& [c, n] : d.status_codes) status[c == 0 ? "unknown" : std::to_string(c)] = n;
     j["distributions"] =

@@ -152,13 +152,15 @@ class HeadlinePart final : public ReportSection {
   void AddJson(const Profile& p, Json* root) const override {
     Json& j = *root;
     j["tool"] = Json{{"name", "llmtrafficlens"}, {"version", LTL_VERSION}};
-    j["input"] = Json{
-        {"file", p.input_name},   {"format", p.format},
-        {"encoding", p.encoding}, {"bytes", p.input_bytes},
-        {"counting", p.counting}, {"tokenizer", p.tokenizer.empty() ? Json() : Json(p.tokenizer)},
-        {"detection", Json{{"framing", p.framing.empty() ? Json() : Json(p.framing)},
-                           {"source", p.source.empty() ? Json() : Json(p.source)},
-                           {"reason", p.detection_reason}}}};
+    j["input"] = Json{{"file", p.input_name},
+                      {"format", p.format},
+                      {"encoding", p.encoding},
+                      {"bytes", p.input_bytes},
+                      {"counting", p.counting},
+                      {"tokenizer", p.tokenizer.empty() ? Json() : Json(p.tokenizer)},
+                      {"detection", Json{{"framing", p.framing.empty() ? Json() : Json(p.framing)},
+                                         {"source", p.source.empty() ? Json() : Json(p.source)},
+                                         {"reason", p.detection_reason}}}};
     Json skipped = Json::object();
     for (const auto& [reason, e] : p.skipped.by_reason())
       skipped[reason] = Json{{"count", e.count}, {"first_lines", e.lines}};

@@ -10,6 +10,7 @@
 #include "common/units.h"
 #include "report/html_text.h"
 #include "report/html_widgets.h"
+#include "report/json_counts.h"
 #include "report/report_section.h"
 
 namespace ltl {
@@ -18,8 +19,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 Json PrefixRowJson(const PrefixRow& r) {
-  Json models = Json::object();
-  for (const auto& [m, n] : r.models) models[m.empty() ? "unknown" : m] = n;
+  const Json models = CountsJson(r.models);
   Json j{{"tokens", r.tokens},
          {"blocks", r.blocks},
          {"requests", r.requests},
