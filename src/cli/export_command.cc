@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/export_cctrace.h"
 #include "cli/input_options.h"
+#include "cli/model_files.h"
 #include "cli/tokenizer_options.h"
 #include "common/atomic_file.h"
 #include "common/units.h"
@@ -82,6 +83,14 @@ int RunExport(const ExportArgs& a) {
     return kExitUnusable;
   }
 
+  auto loaded_models =
+      LoadModelFiles(a.io.chat_template, a.io.model_dirs, !a.tok.tokenizer.empty());
+  if (!loaded_models.ok()) {
+    PrintError(loaded_models.status().message());
+    return kExitUnusable;
+  }
+  LoadedModelFiles model_files = std::move(loaded_models).value();
+
   SkipCounter skips;
   ReadContext ctx;
   ctx.name = a.input == "-" ? "<stdin>" : a.input;
@@ -94,6 +103,7 @@ int RunExport(const ExportArgs& a) {
   }
   std::unique_ptr<Tokenizer> tokenizer = std::move(loaded_tokenizer).value();
   ctx.gateway.tokenizer = tokenizer.get();
+  ctx.gateway.models = model_files.models;
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   // Gateway logs are cut into blocks of the export's size directly; hashed traces are read at
   // their own block size and coarsened afterwards.
@@ -122,6 +132,11 @@ int RunExport(const ExportArgs& a) {
   if (tokenizer && IsHashedTrace(in.format)) {
     PrintWarning(fmt::format("--tokenizer has no effect on {} input: hashed traces carry no text",
                              FormatName(in.format)));
+  }
+  if (!model_files.models.empty() && IsHashedTrace(in.format)) {
+    PrintWarning(fmt::format(
+        "--chat-template and --model-dir have no effect on {} input: hashed traces carry no text",
+        FormatName(in.format)));
   }
   auto block_size = ChooseBlockSize(a, *target, in);
   if (!block_size.ok()) {
@@ -209,9 +224,9 @@ int RunExport(const ExportArgs& a) {
 // file per conversation); options of the other targets are refused rather than silently ignored,
 // and the other way round.
 int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
-  static constexpr const char* kTraceOnly[] = {"--trace-block-size", "--dense-ids",
-                                               "--absolute-time",    "--default-output-length",
-                                               "--template",         "--salt-file"};
+  static constexpr const char* kTraceOnly[] = {
+      "--trace-block-size", "--dense-ids", "--absolute-time", "--default-output-length",
+      "--template",         "--salt-file", "--chat-template", "--model-dir"};
   static constexpr const char* kCctraceOnly[] = {"--split-at-gap", "--include-subagents", "--salt"};
   if (a.target != "cctrace") {
     for (const char* o : kCctraceOnly)

@@ -30,6 +30,16 @@ void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_not
                   "name), tools-first, tools-in-system, tools-in-first-user, anthropic")
       ->check(CLI::IsMember(
           {"auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic"}));
+  cmd->add_option("--chat-template", args->chat_template,
+                  "Gateway logs: render every request with this chat template (a .jinja file or a "
+                  "tokenizer_config.json; special tokens from the tokenizer_config.json) instead "
+                  "of a fixed layout; with --tokenizer tokenizer.json the blocks are exact");
+  cmd->add_option("--model-dir", args->model_dirs,
+                  "Gateway logs: a Hugging Face model folder (chat_template.jinja or "
+                  "tokenizer_config.json, tokenizer.json, config.json): its template and "
+                  "tokenizer render and cut every request, its config.json gives the KV bytes "
+                  "per token. Repeat as NAME=DIR to serve requests by model name; other models "
+                  "keep the fixed layouts");
   cmd->add_option("--source", args->source,
                   "Gateway logs: the tool that wrote the log (default: detected; "
                   "`llmtrafficlens list-sources` lists them)");

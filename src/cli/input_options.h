@@ -1,11 +1,13 @@
 // The reading options shared by `profile` and `export`: skip tolerance, line and field limits, and
-// the gateway-log settings (timestamp column, template layout, salt file); and copying them into a
-// ReadContext. One definition so both commands accept the same values with the same meaning.
+// the gateway-log settings (timestamp column, template layout or model files, salt file); and
+// copying them into a ReadContext. One definition so both commands accept the same values with the
+// same meaning.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "read/read_context.h"
 
@@ -16,6 +18,8 @@ struct InputArgs {
   ReadLimits limits;      // --max-line-bytes, --max-field-bytes (defaults in read/read_context.h)
   std::string ts_column;  // gateway logs: timestamp column ("" = detected)
   std::string template_name = "auto";   // gateway logs: chat-template layout
+  std::string chat_template;            // gateway logs: --chat-template FILE ("" = none)
+  std::vector<std::string> model_dirs;  // gateway logs: --model-dir [NAME=]DIR (cli/model_files.h)
   std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
   std::string source;                   // gateway logs: --source NAME ("" = detected)
   // gateway logs: --body-field, --status-field, --session-field, --time-field, --model-field

@@ -9,6 +9,7 @@
 #include "cli/fleet_args.h"
 #include "cli/input_options.h"
 #include "cli/kv_cache_options.h"
+#include "cli/model_files.h"
 #include "cli/prefix_text_pass.h"
 #include "cli/progress_line.h"
 #include "cli/tokenizer_options.h"
@@ -70,7 +71,19 @@ int RunProfile(const ProfileArgs& a) {
     caps.blocks = *r;
   }
   if (caps.tokens.empty() && caps.blocks.empty()) caps.tokens = DefaultCapacityTokens();
-  auto kv_request = ResolveKvCacheArgs(a.kv);
+  auto loaded_models =
+      LoadModelFiles(a.io.chat_template, a.io.model_dirs, !a.tok.tokenizer.empty());
+  if (!loaded_models.ok()) {
+    PrintError(loaded_models.status().message());
+    return kExitUnusable;
+  }
+  LoadedModelFiles model_files = std::move(loaded_models).value();
+  // --model-dir DIR's config.json gives the KV bytes per token unless the user said otherwise.
+  KvCacheArgs kv_args = a.kv;
+  if (!model_files.kv_config.empty() && kv_args.model.empty() && kv_args.model_config.empty() &&
+      kv_args.kv_bytes_per_token == 0)
+    kv_args.model_config = model_files.kv_config;
+  auto kv_request = ResolveKvCacheArgs(kv_args);
   if (!kv_request.ok()) {
     PrintError(kv_request.status().message());
     return kExitUnusable;
@@ -94,6 +107,7 @@ int RunProfile(const ProfileArgs& a) {
   }
   std::unique_ptr<Tokenizer> tokenizer = std::move(loaded_tokenizer).value();
   ctx.gateway.tokenizer = tokenizer.get();
+  ctx.gateway.models = model_files.models;
   ctx.threads = a.kv.threads;  // 0 = all cores
   BlockInterner interner;      // block ids leave the records as they are read
   ctx.interner = &interner;
@@ -118,6 +132,11 @@ int RunProfile(const ProfileArgs& a) {
   if (tokenizer && !in.gateway) {
     PrintWarning(fmt::format("--tokenizer has no effect on {} input: hashed traces carry no text",
                              FormatName(in.format)));
+  }
+  if (!model_files.models.empty() && !in.gateway) {
+    PrintWarning(fmt::format(
+        "--chat-template and --model-dir have no effect on {} input: hashed traces carry no text",
+        FormatName(in.format)));
   }
 
   AnalyzeOptions analyze;

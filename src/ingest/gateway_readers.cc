@@ -101,7 +101,7 @@ struct RowSlot {
   RequestRecord record_out;
   std::string inferred;
   Filler filler;
-  Layout layout = Layout::kAuto;
+  const std::string* rendered_by = nullptr;  // the processor's label (layout or chat template)
   bool conformed = false;
 };
 struct RowBatch {
@@ -203,7 +203,7 @@ class RowPipeline : public GatewayRecordSink {
       }
       if (s.result == RowResult::kOk) {
         s.inferred = proc.inferred_conversation();
-        s.layout = proc.layout();
+        s.rendered_by = proc.rendered_by();
         s.filler = Filler{proc.filler_key(), proc.filler_field()};
         // Logged usage replaces the estimated token count but not the blocks cut by the
         // estimate: make the ids agree with the exact count (docs/EXPORT.md), so profile and
@@ -230,7 +230,7 @@ class RowPipeline : public GatewayRecordSink {
       }
       switch (s.result) {
         case RowResult::kOk:
-          ++stats_->layouts[LayoutName(s.layout)];
+          ++stats_->layouts[*s.rendered_by];
           stats_->conformed_ids += s.conformed;
           inferred_.push_back(std::move(s.inferred));
           fillers_.push_back(std::move(s.filler));

@@ -26,8 +26,9 @@
 namespace ltl {
 
 struct GatewayReadStats {
-  uint64_t filtered_status = 0;             // non-2xx rows, not replayed
-  std::map<std::string, uint64_t> layouts;  // layout name -> requests rendered with it
+  uint64_t filtered_status = 0;  // non-2xx rows, not replayed
+  // What rendered the requests (a layout name, "chat template FILE", ...) -> requests.
+  std::map<std::string, uint64_t> layouts;
   // Session fields whose every value was unique (e.g. LiteLLM's random per-request session_id):
   // not used as conversations; conversations were inferred from the prompt instead.
   std::vector<std::string> per_request_session_fields;

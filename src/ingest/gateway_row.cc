@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "common/safe_label.h"
+#include "ingest/model_match.h"
 #include "read/json_line.h"
 #include "render/render_parts.h"
 
@@ -99,15 +100,55 @@ std::string HexKey(char tag, uint64_t h) {
   return fmt::format("{}{:016x}", tag, h);
 }
 
+constexpr Layout kLayouts[] = {Layout::kAuto, Layout::kToolsFirst, Layout::kToolsInSystem,
+                               Layout::kToolsInFirstUser, Layout::kAnthropic};
+
 }  // namespace
+
+PromptRenderer::PromptRenderer(Layout layout, const std::vector<ModelFiles>* models,
+                               ReasonTable* reasons)
+    : layout_(layout), models_(models), reasons_(reasons) {
+  for (size_t k = 0; k < models->size(); ++k)
+    scratch_.push_back(std::make_unique<ModelTemplateScratch>());
+}
+
+const char* PromptRenderer::Render(simdjson::dom::element body, std::string_view model,
+                                   int64_t now_unix_seconds, RenderedPrompt* out, int* entry) {
+  *entry = -1;
+  for (size_t k = 0; k < models_->size(); ++k) {
+    const ModelFiles& m = (*models_)[k];
+    if (!ModelNameMatches(m.model, model)) continue;
+    *entry = static_cast<int>(k);
+    if (!m.chat_template) break;  // the model's tokenizer, the fixed layout
+    if (m.chat_template->Render(body, now_unix_seconds, scratch_[k].get(), out, &reason_))
+      return nullptr;
+    return reasons_->Intern(reason_);
+  }
+  return RenderPrompt(body, layout_, model, out);
+}
 
 GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config)
     : config_(config),
       locator_(config.source),
-      renderer_(config.layout),
+      renderer_(config.layout, &config_.models, config_.reasons.get()),
       cutter_(config.tokenizer ? MakeTokenCutter(config.tokenizer, config.block_size)
                                : MakeApproxCutter(config.block_size)),
-      chain_(config.key) {}
+      chain_(config.key) {
+  // A request no entry serves says so next to its layout when some model has its own files.
+  const bool fallback = !config_.models.empty();
+  for (Layout l : kLayouts)
+    layout_labels_.push_back(std::string(LayoutName(l)) +
+                             (fallback ? " (fallback: no model files for the model)" : ""));
+  for (const ModelFiles& m : config_.models) {
+    cutters_.push_back(m.tokenizer ? MakeTokenCutter(m.tokenizer, config.block_size) : nullptr);
+    std::string label = m.model.empty() ? "" : m.model + ": ";
+    if (m.chat_template)
+      label += "chat template " + m.chat_template->description();
+    else
+      label += "layout " + std::string(LayoutName(config.layout));
+    model_labels_.push_back(std::move(label));
+  }
+}
 
 RowResult GatewayRowProcessor::ProcessCsv(const CsvLayout& layout,
                                           const std::vector<std::string_view>& cells, uint64_t line,
@@ -159,13 +200,23 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   std::string_view body_model;
   if (!obj.at_key("model").get_string().get(body_model) && model.empty()) model = body_model;
 
-  if (const char* r = renderer_.Render(body, model, &prompt_)) {
+  // strftime_now formats the request's own time (a row without one: the epoch, 1970-01-01).
+  const int64_t now = row_.has_time ? static_cast<int64_t>(std::floor(row_.time_s)) : 0;
+  int entry = -1;
+  if (const char* r = renderer_.Render(body, model, now, &prompt_, &entry)) {
     *reason = r;
     return RowResult::kSkipped;
   }
+  BlockCutter* cutter = cutter_.get();
+  if (entry >= 0) {
+    rendered_by_ = &model_labels_[static_cast<size_t>(entry)];
+    if (cutters_[static_cast<size_t>(entry)]) cutter = cutters_[static_cast<size_t>(entry)].get();
+  } else {
+    rendered_by_ = &layout_labels_[static_cast<size_t>(prompt_.layout)];
+  }
   out->block_ids.clear();
   out->block_size = config_.block_size;
-  out->input_tokens = cutter_->Cut(prompt_.text, &chain_, &out->block_ids);
+  out->input_tokens = cutter->Cut(prompt_.text, &chain_, &out->block_ids);
   if (config_.on_prompt) config_.on_prompt(out->line, prompt_.text);
   out->time_s = row_.time_s;
   out->has_time = row_.has_time;
@@ -194,7 +245,7 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   } else if (response) {
     response_text_.Clear();
     out->output_tokens =
-        AppendResponseText(*response, &response_text_) ? cutter_->Count(response_text_.text) : -1;
+        AppendResponseText(*response, &response_text_) ? cutter->Count(response_text_.text) : -1;
   } else {
     out->output_tokens = -1;
   }

@@ -1,5 +1,6 @@
 // GatewayRowProcessor: one gateway log row -> one RequestRecord. Parses the request body (and the
-// response, when logged), renders the prompt in the model's layout, counts tokens, cuts blocks and
+// response, when logged), renders the prompt with the model's own chat template (--chat-template,
+// --model-dir) or in its fixed layout, counts tokens, cuts blocks and
 // chain-hashes them with the salt, finds the session identifier and infers the conversation.
 // A processor holds only per-call scratch (parsers, buffers), so each worker thread owns one and
 // rows can be processed in any order; the result depends on the row alone.
@@ -12,12 +13,16 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "common/reason_table.h"
 #include "common/request_record.h"
 #include "hash/block_chain.h"
 #include "hash/block_cutter.h"
 #include "ingest/row_locator.h"
 #include "ingest/session_id.h"
+#include "read/read_context.h"
+#include "render/model_chat_template.h"
 #include "render/render_prompt.h"
 
 namespace ltl {
@@ -28,6 +33,10 @@ struct GatewayConfig {
   uint32_t block_size = kGatewayDefaultBlockSize;
   const Tokenizer* tokenizer = nullptr;          // null = approximate counting
   std::shared_ptr<const CompiledSource> source;  // where each field lives (ingest/row_locator.h)
+  // The models' own files, tried in order (see GatewayOptions::models); none = the layouts only.
+  std::vector<ModelFiles> models;
+  // Where skip reasons made at run time live (template messages); copies of a config share it.
+  std::shared_ptr<ReasonTable> reasons = std::make_shared<ReasonTable>();
   // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
   std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
 };
@@ -35,18 +44,23 @@ struct GatewayConfig {
 // kIgnored: a record of another kind (a Langfuse span): counted, not a request.
 enum class RowResult { kOk, kSkipped, kFiltered, kIgnored };
 
-// Renders a request for its model: the one call into the render stage, so a model's own chat
-// template can replace the fixed layouts behind this interface.
+// Renders a request for its model: the one call into the render stage. The first `models` entry
+// whose name matches the request's model renders it with that model's own chat template (at the
+// request's own time, for strftime_now); a request no entry matches gets the fixed layout.
 class PromptRenderer {
  public:
-  explicit PromptRenderer(Layout layout) : layout_(layout) {}
-  // Returns nullptr or a fixed skip reason.
-  const char* Render(simdjson::dom::element body, std::string_view model, RenderedPrompt* out) {
-    return RenderPrompt(body, layout_, model, out);
-  }
+  PromptRenderer(Layout layout, const std::vector<ModelFiles>* models, ReasonTable* reasons);
+  // Returns nullptr or a skip reason: fixed, or a template's masked message interned in
+  // `reasons` (valid as long as the table). *entry: the `models` index used, -1 = the layout.
+  const char* Render(simdjson::dom::element body, std::string_view model, int64_t now_unix_seconds,
+                     RenderedPrompt* out, int* entry);
 
  private:
   Layout layout_;
+  const std::vector<ModelFiles>* models_;
+  ReasonTable* reasons_;
+  std::vector<std::unique_ptr<ModelTemplateScratch>> scratch_;  // one per entry
+  std::string reason_;
 };
 
 class GatewayRowProcessor {
@@ -60,10 +74,11 @@ class GatewayRowProcessor {
                         const char** reason);
 
   // For the row just processed: the conversation key inferred from the prompt ("" when the prompt
-  // has no system or user content), whatever the session field said; the layout used; and the
-  // keyed value of a field the tool fills per request ("" = none), with that field's name.
+  // has no system or user content), whatever the session field said; what rendered it (a layout
+  // name, or "chat template FILE", valid as long as the processor); and the keyed value of a
+  // field the tool fills per request ("" = none), with that field's name.
   const std::string& inferred_conversation() const { return inferred_; }
-  Layout layout() const { return prompt_.layout; }
+  const std::string* rendered_by() const { return rendered_by_; }
   const std::string& filler_key() const { return filler_key_; }
   const char* filler_field() const { return filler_field_; }
 
@@ -77,7 +92,11 @@ class GatewayRowProcessor {
   LocatedRow row_;
   PromptRenderer renderer_;
   RenderedPrompt prompt_, response_text_;
-  std::unique_ptr<BlockCutter> cutter_;
+  std::unique_ptr<BlockCutter> cutter_;                // --tokenizer (or approximate)
+  std::vector<std::unique_ptr<BlockCutter>> cutters_;  // per models entry (null = cutter_)
+  std::vector<std::string> model_labels_;              // per models entry
+  std::vector<std::string> layout_labels_;             // per Layout value
+  const std::string* rendered_by_ = nullptr;
   BlockChain chain_;
   std::string inferred_, filler_key_;
   const char* filler_field_ = nullptr;

@@ -63,6 +63,7 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
   config.key = salt->key;
   config.block_size = ctx->block_size > 0 ? ctx->block_size : kGatewayDefaultBlockSize;
   config.tokenizer = ctx->gateway.tokenizer;
+  config.models = ctx->gateway.models;
   config.on_prompt = ctx->gateway.on_prompt;
   GatewayReadStats stats;
   Status st = ReadGateway(in, d, ctx, config, &out->records, &stats);
@@ -80,9 +81,18 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
   out->per_request_session_fields = std::move(stats.per_request_session_fields);
   size_t exact = 0;
   for (const auto& r : out->records) exact += r.exact_counts;
-  const std::string estimate =
-      ctx->gateway.tokenizer ? fmt::format("exact ({} tokenizer)", ctx->gateway.tokenizer->name())
+  std::string estimate = ctx->gateway.tokenizer
+                             ? fmt::format("exact ({} tokenizer)", ctx->gateway.tokenizer->name())
                              : std::string("approximate (4 code points per token)");
+  // --model-dir folders with a tokenizer.json: theirs for the models they serve.
+  for (auto m = ctx->gateway.models.rbegin(); m != ctx->gateway.models.rend(); ++m) {
+    if (!m->tokenizer) continue;
+    if (m->model.empty())
+      estimate = fmt::format("exact ({} tokenizer)", m->tokenizer->name());
+    else
+      estimate =
+          fmt::format("exact for {} ({} tokenizer); {}", m->model, m->tokenizer->name(), estimate);
+  }
   if (exact == 0 || out->records.empty())
     out->counting = estimate;
   else if (exact == out->records.size())

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/skip_counter.h"
 #include "read/input_format.h"
@@ -20,6 +22,15 @@ struct ReadLimits {
 
 class Tokenizer;
 class BlockInterner;
+class ModelChatTemplate;  // render/model_chat_template.h
+
+// A model's own files (--chat-template, --model-dir): what renders and tokenizes its requests.
+struct ModelFiles {
+  // The model name it serves, matched as ingest/model_match.h says ("" = every request).
+  std::string model;
+  std::shared_ptr<const ModelChatTemplate> chat_template;  // null = the fixed layouts
+  const Tokenizer* tokenizer = nullptr;                    // null = GatewayOptions::tokenizer
+};
 
 // Options of the gateway-log readers (CSV, JSONL); ignored by the hashed-trace readers.
 struct GatewayOptions {
@@ -31,6 +42,9 @@ struct GatewayOptions {
   std::string template_name = "auto";    // --template
   std::string salt_file = ".ltl-salt";   // --salt-file
   const Tokenizer* tokenizer = nullptr;  // --tokenizer (null = approximate counting)
+  // --chat-template / --model-dir, tried in order (the first match renders the request); a
+  // request no entry matches falls back to the fixed layout of `template_name`.
+  std::vector<ModelFiles> models;
   // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
   std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
 };
