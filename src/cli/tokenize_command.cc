@@ -1,13 +1,18 @@
 // `llmtrafficlens tokenize`: prints the token ids of each input line (space-separated, one output
 // line per input line, the line's '\n' not included) so users can check block boundaries. With
-// --null-data the input records are NUL-separated instead, so texts may contain newlines.
+// --null-data the input records are NUL-separated instead, so texts may contain newlines. With
+// --chat-template each record is a request body, rendered by that template first (as `profile`
+// renders it); --text prints the rendered text instead of ids.
 #include <fmt/format.h>
+#include <simdjson.h>
 
+#include <ctime>
 #include <memory>
 
 #include "cli/commands.h"
 #include "read/input_stream.h"
 #include "read/read_context.h"
+#include "render/model_chat_template.h"
 #include "tokenize/caching_tokenizer.h"
 #include "tokenize/tokenizer.h"
 
@@ -23,6 +28,39 @@ struct TokenizeArgs {
   bool cache = false;
   size_t cache_min_segment = 256;
   size_t max_line_bytes = ReadLimits{}.max_line_bytes;
+  std::string chat_template;  // "" = records are texts, not request bodies
+  bool text = false;          // --text: print the rendered text, not ids
+  int64_t now = -1;           // --now: what strftime_now formats (-1 = the clock)
+};
+
+// --chat-template: each record is a request body rendered by the template. One instance per run.
+class BodyRenderer {
+ public:
+  BodyRenderer(ModelChatTemplatePtr tmpl, int64_t now) : tmpl_(std::move(tmpl)), now_(now) {}
+  // The rendered text, or nullptr with *error set (no request text in it).
+  const std::string* Render(std::string_view record, std::string* error) {
+    padded_ = simdjson::padded_string(record);
+    simdjson::dom::element body;
+    if (auto e = parser_.parse(padded_).get(body); e) {
+      *error = fmt::format("not a JSON request body ({})", simdjson::error_message(e));
+      return nullptr;
+    }
+    if (!body.is_object()) {
+      *error = "not a JSON request body (not an object)";
+      return nullptr;
+    }
+    prompt_.Clear();
+    if (!tmpl_->Render(body, now_, &scratch_, &prompt_, error)) return nullptr;
+    return &prompt_.text;
+  }
+
+ private:
+  ModelChatTemplatePtr tmpl_;
+  int64_t now_;
+  simdjson::dom::parser parser_;
+  simdjson::padded_string padded_;
+  ModelTemplateScratch scratch_;
+  RenderedPrompt prompt_;
 };
 
 // Calls fn(record) for each NUL-terminated record (a final record without NUL counts too).
@@ -52,13 +90,34 @@ Status ForEachNulRecord(InputStream* in, size_t max_bytes, Fn&& fn) {
 }
 
 int RunTokenize(const TokenizeArgs& a) {
-  auto loaded = LoadTokenizer(a.tokenizer, a.data_dir);
-  if (!loaded.ok()) {
-    PrintError(loaded.status().message());
+  if (a.text && a.chat_template.empty()) {
+    PrintError("--text needs --chat-template (without it the input already is the text)");
     return kExitUnusable;
   }
-  std::unique_ptr<Tokenizer> tok = std::move(loaded).value();
-  if (a.cache) {
+  if (a.tokenizer.empty() && !a.text) {
+    PrintError("--tokenizer is required (or --chat-template FILE --text to print rendered text)");
+    return kExitUnusable;
+  }
+  std::unique_ptr<BodyRenderer> renderer;
+  if (!a.chat_template.empty()) {
+    auto t = ModelChatTemplate::Load(a.chat_template);
+    if (!t.ok()) {
+      PrintError("--chat-template: " + t.status().message());
+      return kExitUnusable;
+    }
+    renderer = std::make_unique<BodyRenderer>(
+        *t, a.now >= 0 ? a.now : static_cast<int64_t>(std::time(nullptr)));
+  }
+  std::unique_ptr<Tokenizer> tok;
+  if (!a.tokenizer.empty()) {
+    auto loaded = LoadTokenizer(a.tokenizer, a.data_dir);
+    if (!loaded.ok()) {
+      PrintError(loaded.status().message());
+      return kExitUnusable;
+    }
+    tok = std::move(loaded).value();
+  }
+  if (a.cache && tok) {
     if (!tok->NewlineCutIsExact()) {
       PrintWarning(fmt::format(
           "--cache has no effect: cutting a text at newlines could change {}'s ids, so its texts "
@@ -75,7 +134,31 @@ int RunTokenize(const TokenizeArgs& a) {
   const std::string name = a.input == "-" ? "<stdin>" : a.input;
   std::vector<uint32_t> ids;
   fmt::memory_buffer out;
+  uint64_t record = 0, refused = 0;
+  std::string error;
   auto emit = [&](std::string_view text) {
+    ++record;
+    if (renderer) {
+      // A refused body prints an empty line (one output line per input record stays true) and
+      // its reason, which never quotes the request, on stderr.
+      const std::string* rendered = renderer->Render(text, &error);
+      if (!rendered) {
+        ++refused;
+        PrintWarning(fmt::format("{}:{}: {}", name, record, error));
+        out.push_back('\n');
+        return;
+      }
+      text = *rendered;
+      if (a.text) {
+        out.append(text);
+        out.push_back(a.null_data ? '\0' : '\n');
+        if (out.size() > (1 << 16)) {
+          std::fwrite(out.data(), 1, out.size(), stdout);
+          out.clear();
+        }
+        return;
+      }
+    }
     ids.clear();
     tok->Encode(text, &ids);
     if (a.count) {
@@ -117,10 +200,17 @@ int RunTokenize(const TokenizeArgs& a) {
     PrintError("cannot write standard output");
     return kExitUnusable;
   }
-  Status enc = tok->EncodeStatus();
-  if (!enc.ok()) {  // the ids printed are not all the reference's
-    PrintError(enc.message());
-    return kExitUnusable;
+  if (tok) {
+    Status enc = tok->EncodeStatus();
+    if (!enc.ok()) {  // the ids printed are not all the reference's
+      PrintError(enc.message());
+      return kExitUnusable;
+    }
+  }
+  if (refused > 0) {
+    PrintError(fmt::format("{}: the chat template refused {} of {} request bodies", name, refused,
+                           record));
+    return kExitTooManySkipped;
   }
   return kExitOk;
 }
@@ -133,8 +223,18 @@ void RegisterTokenize(CLI::App& app, CommandRegistry& registry) {
       "tokenize", "Print the token ids of each input line (space-separated, one line per line)");
   cmd->add_option("--tokenizer", args->tokenizer,
                   "cl100k_base, o200k_base, a .tiktoken ranks file or a Hugging Face "
-                  "tokenizer.json")
-      ->required();
+                  "tokenizer.json (required unless --chat-template with --text)");
+  cmd->add_option("--chat-template", args->chat_template,
+                  "Each input record is a request body (OpenAI chat or Anthropic Messages JSON): "
+                  "render it with this chat template (a .jinja file or a tokenizer_config.json) as "
+                  "profile does, then tokenize the rendered text");
+  cmd->add_flag("--text", args->text,
+                "With --chat-template: print each rendered text (followed by a newline, or a NUL "
+                "with -z) instead of its ids");
+  cmd->add_option("--now", args->now,
+                  "With --chat-template: the time strftime_now formats, in Unix seconds "
+                  "(default: the clock; profile uses each request's own timestamp)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("FILE", args->input, "Input text (plain, .gz or .zst), or - for stdin (default)");
   cmd->add_option("--data-dir", args->data_dir,
                   "Where cl100k_base / o200k_base vocabularies are installed (default: the "

@@ -20,6 +20,59 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return ss.str();
 }
 
+// tokenizer_config.json files often hold `"model_max_length": 1000000000000000019884624838656`
+// (transformers' VERY_LARGE_INTEGER), an integer simdjson's DOM refuses (NUMBER_ERROR: it does not
+// fit 64 bits), so the whole file would fail to parse. Written by hand because no parser option
+// does it: integer literals of 20 digits or more (outside strings) get ".0" appended, which makes
+// them doubles; no value we read (special tokens, templates) is a number.
+std::string WidenHugeIntegers(std::string_view json) {
+  std::string out;
+  out.reserve(json.size() + 16);
+  bool in_string = false;
+  for (size_t i = 0; i < json.size();) {
+    const char c = json[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < json.size()) {
+        out += json[i + 1];
+        i += 2;
+        continue;
+      }
+      if (c == '"') in_string = false;
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out += c;
+      ++i;
+      continue;
+    }
+    if (c >= '0' && c <= '9') {
+      size_t j = i;
+      while (j < json.size() && json[j] >= '0' && json[j] <= '9') ++j;
+      out.append(json.substr(i, j - i));
+      const bool fraction = j < json.size() && (json[j] == '.' || json[j] == 'e' || json[j] == 'E');
+      if (j - i >= 20 && !fraction) out += ".0";
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+// Parses a tokenizer_config.json into `p`; *text may be replaced by its widened form (above).
+bool ParseConfigObject(std::string* text, simdjson::dom::parser* p, simdjson::dom::object* obj) {
+  auto err = p->parse(*text).get(*obj);
+  if (err == simdjson::NUMBER_ERROR) {
+    *text = WidenHugeIntegers(*text);
+    err = p->parse(*text).get(*obj);
+  }
+  return err == simdjson::SUCCESS;
+}
+
 std::string DirOf(const std::string& path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
@@ -103,14 +156,14 @@ Result<ModelChatTemplatePtr> ModelChatTemplate::Load(const std::string& path) {
     // by valid JSON; "{{" / "{%" fail to parse as JSON and fall through).
     simdjson::dom::parser p;
     simdjson::dom::object obj;
-    if (p.parse(text).get(obj) == simdjson::SUCCESS) return FromTokenizerConfig(text, path);
+    if (ParseConfigObject(&text, &p, &obj)) return FromTokenizerConfig(text, path);
   }
   std::string special = "{}";
   auto config = ReadWholeFile(DirOf(path) + "/tokenizer_config.json");
   if (config.ok()) {
     simdjson::dom::parser p;
     simdjson::dom::object obj;
-    if (p.parse(config.value()).get(obj) == simdjson::SUCCESS) special = SpecialTokensJson(obj);
+    if (ParseConfigObject(&config.value(), &p, &obj)) special = SpecialTokensJson(obj);
   }
   return FromJinja(std::move(text), std::move(special), path);
 }
@@ -119,7 +172,8 @@ Result<ModelChatTemplatePtr> ModelChatTemplate::FromTokenizerConfig(std::string_
                                                                     std::string origin) {
   simdjson::dom::parser p;
   simdjson::dom::object config;
-  if (p.parse(json.data(), json.size()).get(config) != simdjson::SUCCESS) {
+  std::string text(json);
+  if (!ParseConfigObject(&text, &p, &config)) {
     return Status::InvalidArgument(origin + ": not a JSON object");
   }
   std::shared_ptr<ModelChatTemplate> m(new ModelChatTemplate());

@@ -90,6 +90,19 @@ def main():
         fixed, _ = profile(tmp, log, [], "fixed")
         assert fixed["cold_ceiling"]["hit_tokens"] > 0, fixed["cold_ceiling"]
 
+        # tokenize --chat-template --text: the rendered text per body, at --now; a refused body
+        # prints an empty line and its masked reason, and the run exits 1.
+        bodies = "".join(json.dumps({"messages": m}) + "\n" for m in (
+            [sys_msg, {"role": "user", "content": "hi"}], [{"role": "user", "content": SECRET}]))
+        r = run(["tokenize", "--chat-template", tmpl, "--text", "--now", str(T0 + DAY)],
+                stdin=bodies.encode())
+        want = ("<s>Date: " + ("%04d-%02d-%02d" % __import__("time").gmtime(T0 + DAY)[:3]) +
+                f"\n<system>{SYSTEM}</system>\n<user>hi</user>\n<assistant>\n\n")
+        assert r.returncode == 1 and r.stdout == want, (r.returncode, r.stdout, r.stderr)
+        assert "<stdin>:2: chat template raised" in r.stderr and SECRET not in r.stderr, r.stderr
+        r = run(["tokenize", "--text"], stdin=b"x\n")
+        assert r.returncode == 2 and "--chat-template" in r.stderr, r.stderr
+
         # Threads change nothing (template messages are interned across workers).
         many = [body(T0 + i, "m", [sys_msg] * (i % 2) + [{"role": "user", "content": f"q{i % 7}"}])
                 for i in range(3000)]

@@ -140,6 +140,23 @@ TEST(ModelChatTemplate, JinjaFileTakesSpecialTokensFromTheConfigNextToIt) {
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(RenderBody(*c.value(), R"({"messages": []})").prompt.text, "<b>!");
   EXPECT_FALSE(ModelChatTemplate::Load(d + "/missing.jinja").ok());
+  // transformers' VERY_LARGE_INTEGER model_max_length (Llama 3.1, gpt-oss, Llama 2 configs) does
+  // not fit 64 bits; the config still loads, for the .jinja next to it and by itself (an
+  // integer-looking string and a real 20-digit-plus float stay as they are).
+  std::ofstream(d + "/tokenizer_config.json")
+      << R"({"model_max_length": 1000000000000000019884624838656, "x": "123456789012345678901",)"
+      << R"( "y": 100000000000000000000.5, "bos_token": "<|begin|>",)"
+      << R"( "chat_template": "{{ bos_token }}[{{ messages[0].content }}]"})";
+  auto big = ModelChatTemplate::Load(d + "/chat_template.jinja");
+  ASSERT_TRUE(big.ok()) << big.status().message();
+  EXPECT_EQ(
+      RenderBody(*big.value(), R"({"messages": [{"role": "user", "content": "q"}]})").prompt.text,
+      "<|begin|>q");
+  auto big_config = ModelChatTemplate::Load(d + "/tokenizer_config.json");
+  ASSERT_TRUE(big_config.ok()) << big_config.status().message();
+  EXPECT_EQ(RenderBody(*big_config.value(), R"({"messages": [{"role": "user", "content": "q"}]})")
+                .prompt.text,
+            "<|begin|>[q]");
   std::remove((d + "/chat_template.jinja").c_str());
   std::remove((d + "/tokenizer_config.json").c_str());
   rmdir(dir);
