@@ -22,6 +22,9 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
   p.input_bytes = in.bytes;
   p.rows_read = RealRequests(trace) + skips.total();
   p.skipped = skips;
+  p.untimed = in.untimed;
+  p.times = in.times;
+  if (in.times.implausible > 0) p.findings.push_back(in.times.Message());
   if (in.gateway) {
     p.filtered_status = in.filtered_status;
     p.counting = in.counting;

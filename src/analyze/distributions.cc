@@ -47,6 +47,19 @@ std::vector<HistogramBin> Log2Histogram(const std::vector<int64_t>& values) {
   return bins;
 }
 
+double QpsBinWidth(double duration_s) {
+  static const double kWidths[] = {1, 5, 10, 30, 60, 300, 600, 1800, 3600, 21600, 86400};
+  constexpr double kTargetBins = 120;
+  for (double w : kWidths)
+    if (duration_s / w <= kTargetBins) return w;
+  // Whole days in 1-2-5 steps: the smallest such width giving at most kTargetBins bins.
+  const double days = duration_s / 86400 / kTargetBins;
+  double decade = std::pow(10.0, std::floor(std::log10(days)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * decade >= days) return m * decade * 86400;
+  return 10 * decade * 86400;
+}
+
 Distributions ComputeDistributions(const std::vector<RequestRecord>& records, const Trace& trace) {
   Distributions d;
   std::vector<int64_t> in, out, gaps, turns;
@@ -76,7 +89,9 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
       t0 = r.time_s;
       first = false;
     } else {
-      gaps.push_back(static_cast<int64_t>(std::llround((r.time_s - prev) * 1000.0)));
+      // Clamped so that no span, however absurd, overflows the milliseconds.
+      const double ms = std::clamp((r.time_s - prev) * 1000.0, 0.0, 9.0e18);
+      gaps.push_back(static_cast<int64_t>(std::llround(ms)));
     }
     prev = r.time_s;
     t1 = r.time_s;
@@ -91,20 +106,15 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
   d.turns = ComputeQuantiles(turns);
   d.duration_s = t1 - t0;
   d.qps = d.duration_s > 0 ? static_cast<double>(RealRequests(trace)) / d.duration_s : 0.0;
-  if (d.duration_s > 0) {
-    // About 100 bins of a round width.
-    static const double kWidths[] = {1, 5, 10, 30, 60, 300, 600, 1800, 3600, 21600, 86400};
-    d.qps_bin_s = kWidths[sizeof(kWidths) / sizeof(kWidths[0]) - 1];
-    for (double w : kWidths)
-      if (d.duration_s / w <= 120) {
-        d.qps_bin_s = w;
-        break;
-      }
-    size_t nbins = static_cast<size_t>(d.duration_s / d.qps_bin_s) + 1;
+  if (d.duration_s > 0 && std::isfinite(d.duration_s)) {
+    d.qps_bin_s = QpsBinWidth(d.duration_s);
+    const size_t nbins = std::min<size_t>(
+        kMaxQpsBins, static_cast<size_t>(std::floor(d.duration_s / d.qps_bin_s)) + 1);
     d.qps_over_time.assign(nbins, 0);
     for (const TraceRequest& r : trace.requests) {
       if (r.replay_only) continue;
-      size_t b = std::min(nbins - 1, static_cast<size_t>((r.time_s - t0) / d.qps_bin_s));
+      const double at = std::clamp((r.time_s - t0) / d.qps_bin_s, 0.0, double(nbins - 1));
+      const size_t b = static_cast<size_t>(at);
       d.qps_over_time[b] += 1;
     }
     for (double& v : d.qps_over_time) {

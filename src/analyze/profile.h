@@ -14,6 +14,7 @@
 #include "analyze/leaderboards.h"
 #include "analyze/quantiles.h"
 #include "common/skip_counter.h"
+#include "ingest/time_check.h"
 #include "models/kv_models.h"
 #include "simulate/fleet_result.h"
 #include "simulate/lru_curve.h"
@@ -78,6 +79,8 @@ struct Profile {
   uint64_t requests = 0;                  // requests replayed
   SkipCounter skipped;                    // rows skipped, by reason
   uint64_t filtered_status = 0;           // non-2xx rows not replayed
+  uint64_t untimed = 0;                   // requests without a usable time (took a neighbour's)
+  TimeCheck times;                        // implausible times among them (ingest/time_check.h)
 
   // Replay settings.
   uint32_t block_size = 0;

@@ -106,6 +106,7 @@ int RunExportCctrace(const ExportCommonArgs& a, const CctraceExportArgs& c) {
         "{} calls carried no session id; they were grouped by their tools, system and first "
         "message",
         WithCommas(static_cast<int64_t>(stats.without_session))));
+  if (read_stats.times.implausible > 0) PrintWarning(read_stats.times.Message());
   if (stats.untimed > 0)
     PrintWarning(fmt::format("{} calls had no timestamp; each took the previous call's time",
                              WithCommas(static_cast<int64_t>(stats.untimed))));

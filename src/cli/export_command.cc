@@ -13,6 +13,7 @@
 #include "cli/model_files.h"
 #include "cli/tokenizer_options.h"
 #include "common/atomic_file.h"
+#include "common/output_path.h"
 #include "common/units.h"
 #include "export/export_trace.h"
 #include "hash/conform_ids.h"
@@ -82,6 +83,13 @@ int RunExport(const ExportArgs& a) {
     PrintError("--default-output-length must not be negative");
     return kExitUnusable;
   }
+  // Checked before any work; `-o -`, a FIFO or a character device is written through.
+  auto output = ResolveOutputPath(a.output, /*allow_stream=*/true);
+  if (!output.ok()) {
+    PrintError(output.status().message());
+    return kExitUnusable;
+  }
+  const bool to_stdout = output->path == "-" && output->kind == OutputPath::Kind::kStream;
 
   auto loaded_models =
       LoadModelFiles(a.io.chat_template, a.io.model_dirs, !a.tok.tokenizer.empty());
@@ -151,8 +159,8 @@ int RunExport(const ExportArgs& a) {
   opts.absolute_time = a.absolute_time;
   opts.default_output_length = a.default_output_length;
 
-  AtomicFile file;
-  Status st = file.Open(a.output);
+  OutputWriter file;
+  Status st = file.Open(*output);
   if (!st.ok()) {
     PrintError(st.message());
     return kExitUnusable;
@@ -189,6 +197,7 @@ int RunExport(const ExportArgs& a) {
     PrintWarning(fmt::format("{} requests had no output length; wrote {} (--default-output-length)",
                              WithCommas(static_cast<int64_t>(stats.default_output)),
                              opts.default_output_length));
+  if (in.times.implausible > 0) PrintWarning(in.times.Message());
   if (stats.untimed > 0)
     PrintWarning(fmt::format("{} requests had no timestamp; each took the previous request's time",
                              WithCommas(static_cast<int64_t>(stats.untimed))));
@@ -204,7 +213,7 @@ int RunExport(const ExportArgs& a) {
                            WithCommas(static_cast<int64_t>(stats.written)), a.output,
                            ExportTargetName(opts.target), opts.block_size, extra)
                    .c_str(),
-               stdout);
+               to_stdout ? stderr : stdout);  // stdout carries the trace itself
     std::fflush(stdout);
   }
 

@@ -5,7 +5,12 @@
 #include <csignal>
 #include <cstdio>
 
+#include <exception>
+#include <new>
+#include <system_error>
+
 #include "cli/commands.h"
+#include "cli/option_limits.h"
 #include "common/atomic_file.h"
 
 int main(int argc, char** argv) {
@@ -23,5 +28,22 @@ int main(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
-  return registry.Run();
+  if (ltl::Status st = ltl::cli::CheckNumericOptions(app); !st.ok()) {
+    std::fprintf(stderr, "llmtrafficlens: %s\n", st.message().c_str());
+    return 2;
+  }
+  // The last line of defence: a resource the system refuses (memory, threads) ends the run with
+  // one line and exit 2, not an abort; pending temporary outputs are removed.
+  try {
+    return registry.Run();
+  } catch (const std::bad_alloc&) {
+    ltl::RemovePendingTempFiles();
+    std::fputs("llmtrafficlens: out of memory; nothing was written\n", stderr);
+  } catch (const std::system_error& e) {
+    ltl::RemovePendingTempFiles();
+    std::fprintf(stderr,
+                 "llmtrafficlens: the system refused a resource (%s); nothing was written\n",
+                 e.what());
+  }
+  return 2;
 }

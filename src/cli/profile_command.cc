@@ -14,6 +14,7 @@
 #include "cli/progress_line.h"
 #include "cli/tokenizer_options.h"
 #include "common/atomic_file.h"
+#include "common/output_path.h"
 #include "common/units.h"
 #include "hash/block_interner.h"
 #include "ingest/load_input.h"
@@ -92,6 +93,19 @@ int RunProfile(const ProfileArgs& a) {
     PrintError(fst.message());
     return kExitUnusable;
   }
+  // The outputs are checked before any work: a run never ends by refusing its -o.
+  if (a.output_prefix == "-") {
+    PrintError(ResolveOutputPath("-", /*allow_stream=*/false).status().message());
+    return kExitUnusable;
+  }
+  const std::string prefix = ReportPrefix(a.output_prefix);
+  auto json_out = ResolveOutputPath(prefix + ".json", /*allow_stream=*/false);
+  auto html_out = ResolveOutputPath(prefix + ".html", /*allow_stream=*/false);
+  for (const auto* out : {&json_out, &html_out})
+    if (!out->ok()) {
+      PrintError(out->status().message());
+      return kExitUnusable;
+    }
 
   SkipCounter skips;
   ReadContext ctx;
@@ -177,10 +191,11 @@ int RunProfile(const ProfileArgs& a) {
     }
   }
 
-  const std::string json_path = a.output_prefix + ".json";
-  const std::string html_path = a.output_prefix + ".html";
-  Status st = WriteFileAtomically(json_path, RenderReportJson(p));
-  if (st.ok()) st = WriteFileAtomically(html_path, RenderReportHtml(p));
+  const std::string json_path = prefix + ".json";
+  const std::string html_path = prefix + ".html";
+  // Both are renamed only when both are complete, report.json last (common/output_path.h).
+  Status st = WriteFilesTogether(
+      {{html_out->path, RenderReportHtml(p)}, {json_out->path, RenderReportJson(p)}});
   if (!st.ok()) {
     PrintError(st.message());
     return kExitUnusable;

@@ -147,17 +147,35 @@ Status AtomicFile::Write(std::string_view data) {
 }
 
 Status AtomicFile::Commit() {
+  LTL_RETURN_IF_ERROR(Finish());
+  return Publish();
+}
+
+Status AtomicFile::Finish() {
   if (!file_) return Status::IoError(fmt::format("{}: output not open", path_));
   bool ok = std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
   ok = (std::fclose(file_) == 0) && ok;
   file_ = nullptr;
-  if (!ok || ::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+  if (!ok) {
+    Status st =
+        Status::IoError(fmt::format("{}: cannot write output: {}", path_, std::strerror(errno)));
+    Abandon();
+    return st;
+  }
+  finished_ = true;
+  return Status::Ok();
+}
+
+Status AtomicFile::Publish() {
+  if (!finished_) return Status::IoError(fmt::format("{}: output not finished", path_));
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     Status st =
         Status::IoError(fmt::format("{}: cannot write output: {}", path_, std::strerror(errno)));
     Abandon();
     return st;
   }
   Unregister(temp_path_.c_str());
+  temp_path_.clear();
   committed_ = true;
   return Status::Ok();
 }

@@ -19,8 +19,10 @@ class AtomicFile {
 
   Status Open(const std::string& path);
   Status Write(std::string_view data);
-  Status Commit();  // flush, fsync, rename over the target
-  void Abandon();   // remove the temporary file now
+  Status Commit();   // Finish() then Publish()
+  Status Finish();   // flush, fsync and close the temporary file (it is complete, not yet visible)
+  Status Publish();  // rename the finished temporary over the target
+  void Abandon();    // remove the temporary file now
 
   const std::string& temp_path() const { return temp_path_; }
 
@@ -28,6 +30,7 @@ class AtomicFile {
   std::string path_;
   std::string temp_path_;
   std::FILE* file_ = nullptr;
+  bool finished_ = false;
   bool committed_ = false;
 };
 

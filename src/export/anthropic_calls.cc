@@ -61,6 +61,36 @@ std::string_view SubagentTypeLabel(std::string_view type) {
   return "custom";
 }
 
+// Anthropic's documented stop reasons (Messages API, "stop_reason"); anything else is "other".
+std::string_view StopReasonLabel(std::string_view stop) {
+  static constexpr std::string_view kKnown[] = {"end_turn",
+                                                "max_tokens",
+                                                "stop_sequence",
+                                                "tool_use",
+                                                "pause_turn",
+                                                "refusal",
+                                                "model_context_window_exceeded"};
+  for (std::string_view k : kKnown)
+    if (stop == k) return k;
+  return stop.empty() ? std::string_view() : "other";
+}
+
+// A model name is written only when it has the shape of a model identifier (letters, digits and
+// ._:/@+- , at most 128 bytes: "claude-sonnet-4-5-20250929", "us.anthropic.claude-3-7-sonnet-
+// 20250219-v1:0", "openrouter/anthropic/claude-opus-4.1"); anything else, which could be text, is
+// "other".
+std::string ModelIdLabel(std::string_view model) {
+  if (model.empty()) return "";
+  if (model.size() > 128) return "other";
+  for (char ch : model) {
+    const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == ':' || ch == '/' ||
+                    ch == '@' || ch == '+' || ch == '-';
+    if (!ok) return "other";
+  }
+  return std::string(model);
+}
+
 void AddUnique(std::vector<std::string>* v, std::string_view s) {
   for (const auto& x : *v)
     if (x == s) return;
@@ -151,7 +181,7 @@ void ReadResponse(element response, AnthropicCall* c) {
     CollectSpawns(content, &c->spawns);
   }
   std::string_view stop;
-  if (!r["stop_reason"].get_string().get(stop)) c->stop.assign(stop);
+  if (!r["stop_reason"].get_string().get(stop)) c->stop.assign(StopReasonLabel(stop));
   object usage;
   if (!r["usage"].get_object().get(usage)) {
     int64_t in = UsageField(usage, "input_tokens");
@@ -178,8 +208,8 @@ class CallBuilder {
     if (obj["messages"].get(messages) || !messages.is_array())
       return "request has no messages array";
     std::string_view s;
-    if (!obj["model"].get_string().get(s)) c->model.assign(s);
-    if (c->model.empty()) c->model.assign(row.model);
+    if (!obj["model"].get_string().get(s)) c->model = ModelIdLabel(s);
+    if (c->model.empty()) c->model = ModelIdLabel(row.model);
     bool stream = false;
     c->stream = !obj["stream"].get_bool().get(stream) && stream;
 
@@ -286,6 +316,7 @@ Status ReadAnthropicCalls(InputStream* in, const Detection& detection,
       },
       &read);
   if (!st.ok()) return st;
+  stats->times = DropImplausibleTimes(out, EpochNow());
   // A filler value (a session id the tool made up for one request) is a session only when it
   // repeats, and never replaces a real one (docs/SEMANTICS.md, "Session identifiers").
   std::unordered_map<std::string, uint32_t> seen;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "ingest/time_check.h"
 #include "read/input_format.h"
 #include "read/input_stream.h"
 #include "read/read_context.h"
@@ -62,6 +63,7 @@ struct AnthropicReadStats {
   uint64_t rows = 0;             // rows holding a record (valid or not)
   uint64_t ignored = 0;          // records of another kind (spans, events)
   std::string source;            // the source table used
+  TimeCheck times;               // implausible times dropped (ingest/time_check.h)
 };
 
 struct AnthropicReadConfig {

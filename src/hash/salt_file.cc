@@ -57,13 +57,25 @@ Result<Salt> ReadExisting(const std::string& path) {
     return Status::InvalidArgument(
         fmt::format("{}: salt file is writable by group or others; run chmod 600 on it", path));
   }
+  bool tightened = false;
+  if (st.st_mode & (S_IRGRP | S_IROTH)) {
+    if (::fchmod(fd, st.st_mode & S_IRWXU) != 0) {
+      const int err = errno;
+      ::close(fd);
+      return Status::InvalidArgument(
+          fmt::format("{}: salt file is readable by group or others and cannot be made private "
+                      "({}); run chmod 600 on it as its owner",
+                      path, std::strerror(err)));
+    }
+    tightened = true;
+  }
   std::string content;
   Status rs = ReadAll(fd, path, &content);
   ::close(fd);
   if (!rs.ok()) return rs;
   auto key = ParseSalt(content, path);
   if (!key.ok()) return key.status();
-  return Salt{*key, false};
+  return Salt{*key, false, tightened};
 }
 
 Status WriteAll(int fd, const std::string& data) {

@@ -58,6 +58,9 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
   if (!layout.ok()) return layout.status();
   auto salt = LoadOrCreateSalt(ctx->gateway.salt_file);
   if (!salt.ok()) return salt.status();
+  if (salt->tightened && ctx->warn)
+    ctx->warn(ctx->gateway.salt_file +
+              ": salt file was readable by group or others; its mode is now owner-only (0600)");
   GatewayConfig config;
   config.layout = *layout;
   config.key = salt->key;
@@ -173,6 +176,8 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
     opts.warm_prefix = ctx->cctrace_warm_prefix;
     Status st = ReadCctraceDirectory(path, opts, ctx, &out.records, &out.cctrace);
     if (!st.ok()) return st;
+    out.times = DropImplausibleTimes(&out.records, EpochNow());
+    FillMissingTimes(&out.records, &out.untimed);
     InternRest(ctx, &out.records);
     out.bytes = out.cctrace.bytes;
     out.counting = "hashed trace (tokens = hash_ids x block_size)";
@@ -211,6 +216,7 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
           fmt::format("{}: format '{}' is not readable yet", ctx->name, FormatName(format)));
   }
   if (!st.ok()) return st;
+  out.times = DropImplausibleTimes(&out.records, EpochNow());
   FillMissingTimes(&out.records, &out.untimed);
   InternRest(ctx, &out.records);
   out.bytes = in.raw_bytes_read();

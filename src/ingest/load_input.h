@@ -9,6 +9,7 @@
 
 #include "common/request_record.h"
 #include "common/status.h"
+#include "ingest/time_check.h"
 #include "read/cctrace_reader.h"
 #include "read/input_format.h"
 #include "read/input_stream.h"
@@ -35,6 +36,7 @@ struct LoadedInput {
   std::map<std::string, uint64_t> filler_values_ignored;  // per field: values seen once
   std::string first_skip_reason;
   uint64_t untimed = 0;  // records without a usable time (they take a neighbour's)
+  TimeCheck times;       // implausible times dropped (counted in `untimed` too)
   // Cache traces only (cctrace).
   CctraceReadStats cctrace;
 };

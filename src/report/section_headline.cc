@@ -160,7 +160,12 @@ class HeadlinePart final : public ReportSection {
                       {"tokenizer", p.tokenizer.empty() ? Json() : Json(p.tokenizer)},
                       {"detection", Json{{"framing", p.framing.empty() ? Json() : Json(p.framing)},
                                          {"source", p.source.empty() ? Json() : Json(p.source)},
-                                         {"reason", p.detection_reason}}}};
+                                         {"reason", p.detection_reason}}},
+                      {"times", Json{{"clock", p.times.absolute_clock ? "absolute" : "relative"},
+                                     {"untimed", p.untimed},
+                                     {"implausible", p.times.implausible},
+                                     {"first_implausible_line",
+                                      p.times.implausible ? Json(p.times.first_line) : Json()}}}};
     Json skipped = Json::object();
     for (const auto& [reason, e] : p.skipped.by_reason())
       skipped[reason] = Json{{"count", e.count}, {"first_lines", e.lines}};

@@ -2,7 +2,9 @@
 Anthropic log (tools, system, user and assistant text, thinking and its signature, tool calls and
 results, attachments, Task prompts, unknown keys and values, headers, the response, a bad row)
 must not appear in any exported file, in stdout or in stderr. The cache-trace format carries the
-model name and the first 12 characters of the session id by design; neither holds the marker here.
+model name (when it has the shape of a model identifier; free text becomes "other") and the first 12
+characters of the session id by design; neither holds the marker here. A stop_reason outside
+Anthropic's documented set is written as "other" (issue 17, item 6).
 Skips when the cl100k_base vocabulary is not installed."""
 import json
 import os
@@ -34,7 +36,8 @@ def body(i, stream):
                                           "cache_control": {"type": "ephemeral"}}]}]
     if i == 2:  # the sub-agent: the Task prompt is its first user message
         msgs = [{"role": "user", "content": prompt}]
-    return {"model": "claude-sonnet-4-5", "max_tokens": 100, "stream": stream,
+    model = "claude-sonnet-4-5" if i != 1 else c("free text in the model field")
+    return {"model": model, "max_tokens": 100, "stream": stream,
             "system": [{"type": "text", "text": c("system"), "cache_control": {"type": "ephemeral"}}],
             "tools": [{"name": c("toolname"), "description": c("tooldesc"),
                        "input_schema": {"type": "object", "properties": {c("prop"): {}}}}],
@@ -54,7 +57,7 @@ def main():
                     "content": [{"type": "text", "text": c(f"answer{i}")},
                                 {"type": "tool_use", "id": c("rtu"), "name": c("rtool"),
                                  "input": {"q": c("rinput")}}],
-                    "stop_reason": "end_turn", "usage": {"input_tokens": 10, "output_tokens": 5}}
+                    "stop_reason": "end_turn" if i != 1 else c("stop"), "usage": {"input_tokens": 10, "output_tokens": 5}}
             lines.append(json.dumps({"timestamp": 1764500000 + i, "request": body(i, stream),
                                      "response": resp, "headers": {"x-api-key": c("apikey")},
                                      c("col"): c("colvalue"), "duration_ms": 100}))
@@ -78,6 +81,9 @@ def main():
         # A sub-agent type that is not one of Claude Code's built-in ones is written as "custom",
         # an unknown content block type as "other".
         assert doc["requests"][-1]["subagent_type"] == "custom"
+        assert doc["requests"][1]["stop"] == "other", doc["requests"][1]
+        assert doc["requests"][1]["model"] == "other", doc["requests"][1]
+        assert doc["requests"][0]["model"] == "claude-sonnet-4-5", doc["requests"][0]
         print("ok")
     finally:
         shutil.rmtree(d, ignore_errors=True)

@@ -1,7 +1,8 @@
 """The salt file (.ltl-salt): created 0600 whatever the umask (the mode is set at open, so there is
 no window with wider permissions), 32 hex digits, reused by later runs; refused with one clear line
 when it is group- or world-writable, a directory, a FIFO (without hanging) or malformed; never
-printed (test_canary.py also greps every output for it)."""
+printed (test_canary.py also greps every output for it). A group- or world-readable one is made
+owner-only with one warning (issue 17, item 11)."""
 import json
 import os
 import shutil
@@ -71,6 +72,29 @@ class SaltFile(unittest.TestCase):
                 os.chmod(self.salt, mode)
                 self.refused(r"\.ltl-salt: salt file is writable by group or others; "
                              r"run chmod 600 on it")
+                os.unlink(self.salt)
+
+    def test_group_or_world_readable_made_private_with_a_warning(self):
+        for mode in (0o640, 0o604, 0o644):
+            with self.subTest(mode=oct(mode)):
+                with open(self.salt, "w") as f:
+                    f.write("00112233445566778899aabbccddeeff\n")
+                os.chmod(self.salt, 0o600)
+                r = self.profile()
+                self.assertEqual(r.returncode, 0, r.stderr)
+                with open(os.path.join(self.dir, "r.json")) as f:
+                    private = json.load(f)
+                os.chmod(self.salt, mode)
+                r = self.profile()
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertIn(".ltl-salt: salt file was readable by group or others; its mode is "
+                              "now owner-only (0600)", r.stderr)
+                self.assertEqual(stat.S_IMODE(os.stat(self.salt).st_mode), 0o600)
+                with open(os.path.join(self.dir, "r.json")) as f:
+                    tightened = json.load(f)
+                self.assertEqual(tightened["ceiling"], private["ceiling"])  # the same key
+                r = self.profile()
+                self.assertNotIn("salt file", r.stderr)  # warned once, when it was changed
                 os.unlink(self.salt)
 
     def test_directory_refused(self):
