@@ -51,8 +51,7 @@ TEST(TimeCheck, RelativeClockDropsOnlyTimesFarFromTheMedian) {
 TEST(TimeCheck, TheMajorityClockWinsAndTheOddZeroIsDropped) {
   // Epoch microseconds read as milliseconds for three requests plus one 0: the anchor is the
   // three, so the 0 is the outlier (it would otherwise stretch the axis over 50,000 years).
-  std::vector<RequestRecord> recs = {At(0, 1), At(1.7e12, 2), At(1.7e12 + 1, 3),
-                                     At(1.7e12 + 2, 4)};
+  std::vector<RequestRecord> recs = {At(0, 1), At(1.7e12, 2), At(1.7e12 + 1, 3), At(1.7e12 + 2, 4)};
   const TimeCheck c = DropImplausibleTimes(&recs, kNow);
   EXPECT_EQ(c.implausible, 1u);
   EXPECT_EQ(c.first_line, 1u);
