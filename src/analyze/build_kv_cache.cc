@@ -41,9 +41,15 @@ void BuildKvCacheSection(const Trace& trace, const ReplayOptions& options,
   std::vector<uint64_t> blocks;
   for (const Capacity& c : caps) blocks.push_back(c.blocks);
   s.threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<PolicyRun> runs = RunPolicySweep(trace, options, request.policies, blocks, s.threads);
+  // --eviction sglang: the "lru" asked for is the radix-tree LRU (once, if both were asked).
+  std::vector<const EvictionPolicy*> policies;
+  for (const EvictionPolicy* pol : request.policies) {
+    const EvictionPolicy* use = pol == &LruEviction() ? &HeadlineLru(options.lru) : pol;
+    if (std::find(policies.begin(), policies.end(), use) == policies.end()) policies.push_back(use);
+  }
+  std::vector<PolicyRun> runs = RunPolicySweep(trace, options, policies, blocks, s.threads);
 
-  for (const EvictionPolicy* pol : request.policies) s.policies.emplace_back(pol->name());
+  for (const EvictionPolicy* pol : policies) s.policies.emplace_back(pol->name());
   for (size_t i = 0; i < runs.size(); ++i) {
     const PolicyRun& run = runs[i];
     const Capacity& c = caps[i % caps.size()];

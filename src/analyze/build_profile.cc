@@ -7,6 +7,7 @@
 #include "analyze/distributions.h"
 #include "analyze/leaderboards.h"
 #include "analyze/main_finding.h"
+#include "analyze/radix_lru_figures.h"
 #include "simulate/aiperf_rate.h"
 #include "simulate/fleet_sim.h"
 #include "simulate/lru_curve.h"
@@ -17,12 +18,79 @@ std::vector<uint64_t> DefaultCapacityTokens() {
   return {16ull << 10, 64ull << 10, 256ull << 10, 1ull << 20, 4ull << 20, 16ull << 20};
 }
 
+namespace {
+
+// The knee's capacities for a saturation point: FindCapacityKnee evaluates the same grid whatever
+// the rates are, so one dry call lists them (rates of 1 pass its "any reuse" check).
+std::vector<uint64_t> KneeCapacities(uint64_t saturation_blocks) {
+  std::vector<uint64_t> caps;
+  FindCapacityKnee(
+      [&](uint64_t c) {
+        caps.push_back(c);
+        return 1.0;
+      },
+      saturation_blocks);
+  return caps;
+}
+
+// --eviction sglang: the curve rows, the chart's points, the saturation point and the knee from
+// per-capacity radix-tree LRU replays (no one-pass derivation is exact for it). The unbounded
+// ceiling is the replay at a capacity that never evicts.
+void FillRadixLruFigures(const Trace& trace, const ReplayOptions& options, const LruCurve& flat,
+                         std::vector<CurveRow> rows, Profile* p) {
+  RadixLruFigures radix(trace, options);
+  const uint64_t unbounded = radix.unbounded_blocks();
+  std::vector<uint64_t> caps = KneeCapacities(flat.saturation_blocks());
+  for (const CurveRow& r : rows) caps.push_back(r.capacity_blocks);
+  caps.push_back(unbounded);
+  radix.Evaluate(caps);
+  p->ceiling = radix.At(unbounded);
+  // Saturation: the smallest replayed capacity reaching the ceiling (the flat LRU's saturation
+  // point is on the grid; a radix tree can need more, up to the never-evicting capacity).
+  uint64_t sat = unbounded;
+  for (const auto& [c, h] : radix.replayed())
+    if (c > 0 && h.hit >= p->ceiling.hit) {
+      sat = c;
+      break;
+    }
+  if (sat == unbounded) {
+    // Between the grid's top and the never-evicting capacity: doublings find the first to reach it.
+    for (uint64_t c = flat.saturation_blocks() * 4; c < unbounded; c *= 2)
+      if (radix.At(c).hit >= p->ceiling.hit) {
+        sat = c;
+        break;
+      }
+  }
+  p->saturation_blocks = sat;
+  for (CurveRow& r : rows) {
+    r.hit = radix.At(r.capacity_blocks);
+    r.measured_tokens = p->measured_tokens;
+  }
+  p->curve = std::move(rows);
+  if (p->measured_tokens > 0) {
+    radix.Evaluate(KneeCapacities(sat));
+    const double measured = static_cast<double>(p->measured_tokens);
+    p->knee = FindCapacityKnee(
+        [&](uint64_t c) { return static_cast<double>(radix.At(c).hit) / measured; }, sat);
+  }
+  // The chart's points: every replayed capacity up to saturation where the hit changes.
+  p->dense_curve.clear();
+  for (const auto& [c, h] : radix.replayed()) {
+    if (c == 0 || c > sat) continue;
+    if (!p->dense_curve.empty() && p->dense_curve.back().hit.hit == h.hit) continue;
+    p->dense_curve.push_back({c, h});
+  }
+}
+
+}  // namespace
+
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
                   const FleetOptions* fleet) {
   p->block_size = trace.block_size;
   p->warmup = options.warmup;
   p->order = options.order;
+  p->lru = options.lru;
   p->requests = RealRequests(trace);
   p->distinct_blocks = trace.num_blocks;
   p->block_accesses = trace.total_block_accesses();
@@ -63,21 +131,27 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   std::stable_sort(rows.begin(), rows.end(), [](const CurveRow& a, const CurveRow& b) {
     return a.capacity_blocks < b.capacity_blocks;
   });
-  for (CurveRow& r : rows) {
-    r.hit = steady.At(r.capacity_blocks);
-    r.measured_tokens = steady.measured_tokens();
+  if (options.lru == LruEngine::kSglang) {
+    FillRadixLruFigures(trace, options, steady, std::move(rows), p);
+  } else {
+    for (CurveRow& r : rows) {
+      r.hit = steady.At(r.capacity_blocks);
+      r.measured_tokens = steady.measured_tokens();
+    }
+    p->curve = std::move(rows);
+    p->dense_curve = steady.Dense(300);
+    if (p->measured_tokens > 0) {
+      const double measured = static_cast<double>(p->measured_tokens);
+      p->knee = FindCapacityKnee(
+          [&](uint64_t c) { return static_cast<double>(steady.At(c).hit) / measured; },
+          p->saturation_blocks);
+    }
   }
-  p->curve = std::move(rows);
-  p->dense_curve = steady.Dense(300);
   p->dist = ComputeDistributions(records, trace);
+  // The fleet's worker caches and pooled reference stay the flat LRU (radix-lru has no online
+  // cache yet): docs/SEMANTICS.md "Two LRUs".
   if (fleet) p->fleet = SimulateFleet(trace, options, *fleet, steady);
   p->leaderboards = BuildLeaderboards(records, trace, p->cold_ceiling.hit);
-  if (p->measured_tokens > 0) {
-    const double measured = static_cast<double>(p->measured_tokens);
-    p->knee = FindCapacityKnee(
-        [&](uint64_t c) { return static_cast<double>(steady.At(c).hit) / measured; },
-        p->saturation_blocks);
-  }
   AppendDerivedFindings(p);
 }
 

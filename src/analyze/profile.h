@@ -86,6 +86,7 @@ struct Profile {
   uint32_t block_size = 0;
   double warmup = 0.5;
   EvictOrder order = EvictOrder::kTailFirst;
+  LruEngine lru = LruEngine::kVllm;  // --eviction: which LRU the curve, knee and lru rows follow
   uint64_t distinct_blocks = 0;
   uint64_t block_accesses = 0;
   bool has_conversations = false;

@@ -33,6 +33,7 @@ struct ProfileArgs {
   uint32_t block_size = 0;
   double warmup = 0.5;
   std::string evict_order = "tail-first";
+  std::string eviction = "vllm";
   std::string capacity;         // tokens, e.g. 16K,1M
   std::string capacity_blocks;  // blocks
   InputArgs io;                 // limits, skip tolerance, gateway settings (cli/input_options.h)
@@ -158,6 +159,7 @@ int RunProfile(const ProfileArgs& a) {
   analyze.replay.warmup = a.warmup;
   analyze.replay.order =
       a.evict_order == "head-first" ? EvictOrder::kHeadFirst : EvictOrder::kTailFirst;
+  analyze.replay.lru = a.eviction == "sglang" ? LruEngine::kSglang : LruEngine::kVllm;
   analyze.capacities = caps;
   analyze.kv_cache = *kv_request;
   analyze.warm_prefix = a.warm_prefix;
@@ -237,6 +239,10 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--evict-order", args->evict_order,
                   "Order a request touches its blocks: tail-first (vLLM, default) or head-first")
       ->check(CLI::IsMember({"tail-first", "head-first"}));
+  cmd->add_option("--eviction", args->eviction,
+                  "Which LRU the curve, knee and the lru policy follow: vllm (flat block LRU, "
+                  "default) or sglang (SGLang's radix-tree LRU, one replay per capacity)")
+      ->check(CLI::IsMember({"vllm", "sglang"}));
   cmd->add_option("--capacity", args->capacity,
                   "Cache sizes in tokens, comma-separated (binary K/M/G; default "
                   "16K,64K,256K,1M,4M,16M)");

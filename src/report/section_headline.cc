@@ -182,6 +182,7 @@ class HeadlinePart final : public ReportSection {
              {"warmup", p.warmup},
              {"first_measured_request", p.requests - p.measured_requests},
              {"evict_order", p.order == EvictOrder::kTailFirst ? "tail-first" : "head-first"},
+             {"eviction", p.lru == LruEngine::kSglang ? "sglang" : "vllm"},
              {"conversations_known", p.has_conversations}};
     j["ceiling"] = HitJson(p.ceiling, p.measured_tokens, p.has_conversations);
     j["ceiling"]["saturation_blocks"] = p.saturation_blocks;

@@ -40,7 +40,15 @@ std::string MethodHtml(const Profile& p) {
                              p.order == EvictOrder::kTailFirst
                                  ? "tail first, as vLLM frees blocks (heads outlive tails)"
                                  : "head first"));
-  item("LRU curve", "exact at every capacity from one pass (LRU stack distances), not sampled");
+  if (p.lru == LruEngine::kSglang)
+    item("LRU curve",
+         "--eviction sglang: SGLang's radix-tree LRU (least recent unlocked leaf, the running "
+         "request's path locked, head-first insertion), one replay per capacity: exact at each "
+         "listed size, the chart on a 1/16-octave grid; fleets keep the flat LRU");
+  else
+    item("LRU curve",
+         "--eviction vllm: flat block LRU as vLLM's free-block queue, exact at every capacity "
+         "from one pass (LRU stack distances), not sampled");
   item("hit rate", "hit tokens / input tokens of the measured requests (token-weighted)");
   item("measured", fmt::format("{} requests, {} input tokens", Commas(p.measured_requests),
                                WithCommas(p.measured_tokens)));

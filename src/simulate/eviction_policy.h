@@ -79,5 +79,8 @@ std::string EvictionPolicyNames();
 
 // The registered policies the rest of the code names directly (defaults).
 const EvictionPolicy& LruEviction();
+const EvictionPolicy& RadixLruEviction();  // "radix-lru": SGLang's radix-tree LRU
+// The policy the headline LRU figures use under `engine` (LruEviction or RadixLruEviction).
+const EvictionPolicy& HeadlineLru(LruEngine engine);
 
 }  // namespace ltl

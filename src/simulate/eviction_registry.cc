@@ -55,4 +55,8 @@ Result<std::vector<const EvictionPolicy*>> ParseEvictionList(std::string_view te
   return out;
 }
 
+const EvictionPolicy& HeadlineLru(LruEngine engine) {
+  return engine == LruEngine::kSglang ? RadixLruEviction() : LruEviction();
+}
+
 }  // namespace ltl
