@@ -186,6 +186,7 @@ std::string SegmentJson(const Conversation& conv, const Segment& seg, const std:
   doc["id"] = id;
   doc["models"] = Json::array();
   doc["block_size"] = o.block_size;
+  doc["hash_id_scope"] = "local";  // AIPerf's WekaTrace requires it (see the totals below)
   doc["tool_tokens"] = head ? head->tool_tokens : 0;
   doc["system_tokens"] = head ? head->system_tokens : 0;
 
@@ -215,15 +216,20 @@ std::string SegmentJson(const Conversation& conv, const Segment& seg, const std:
   flush_subagents(0, true);
   doc["models"] = Strings(models);
   doc["requests"] = std::move(reqs);
-  doc["_analysis"] =
-      Json{{"indexed", indexed}, {"total", seg.calls}, {"unique_blocks", ids.size()}};
+  // AIPerf's weka_trace loader validates every file against WekaTrace (extra="forbid"): no key
+  // outside its fields, `hash_id_scope` required ("local": ids numbered per file, as here). How
+  // the file was built therefore goes under `totals` (an opaque dict there), not a top-level
+  // `_analysis`.
+  Json totals = Json::object();
   if (written_subagents > 0) {
-    doc["totals"] =
-        Json{{"parent_tokens", Json{{"input", par_in}, {"output", par_out}}},
-             {"subagent_tokens", Json{{"input", sub_in}, {"output", sub_out}}},
-             {"combined_tokens", Json{{"input", par_in + sub_in}, {"output", par_out + sub_out}}},
-             {"subagent_count", written_subagents}};
+    totals["parent_tokens"] = Json{{"input", par_in}, {"output", par_out}};
+    totals["subagent_tokens"] = Json{{"input", sub_in}, {"output", sub_out}};
+    totals["combined_tokens"] = Json{{"input", par_in + sub_in}, {"output", par_out + sub_out}};
+    totals["subagent_count"] = written_subagents;
   }
+  totals["analysis"] =
+      Json{{"indexed", indexed}, {"total", seg.calls}, {"unique_blocks", ids.size()}};
+  doc["totals"] = std::move(totals);
   return doc.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 

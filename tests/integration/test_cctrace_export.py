@@ -15,6 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cctrace_log as log  # noqa: E402
+import json_schema_subset  # noqa: E402
 import cctrace_reference as ref  # noqa: E402
 from ltl_test_env import BINARY, DATA_DIR, SOURCE_DIR, node_oracle_modules, run, skip, tempdir  # noqa: E402
 
@@ -75,7 +76,24 @@ def export(lines, *extra, csv_text=None):
     for name in sorted(os.listdir(out)):
         with open(os.path.join(out, name), encoding="utf-8") as f:
             files[name] = json.load(f)
+        check_weka_schema(files[name], name)
     return files, p, out
+
+
+# AIPerf's weka_trace loader validates each file with its pydantic WekaTrace model (extra="forbid");
+# the schema is transcribed from those models (file and commit in the schema's description).
+WEKA_SCHEMA = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                          "aiperf_weka_trace.schema.json")))
+
+
+def check_weka_schema(doc, name):
+    errors = json_schema_subset.validate(doc, WEKA_SCHEMA)
+    assert not errors, (name, errors[:5])
+    # The schema would catch what AIPerf rejects: a key outside the model, a missing scope.
+    bad = dict(doc, _analysis={})
+    assert json_schema_subset.validate(bad, WEKA_SCHEMA), "schema must forbid extra keys"
+    bad = {k: v for k, v in doc.items() if k != "hash_id_scope"}
+    assert json_schema_subset.validate(bad, WEKA_SCHEMA), "schema must require hash_id_scope"
 
 
 def expected_hashes(calls):
@@ -136,8 +154,9 @@ def main():
 
     # Segment 1: the turn-1 pair, the Explore sub-agent, the turn-2 pair.
     f = files["8712b46f-04e_s1.json"]
-    assert list(f) == ["id", "models", "block_size", "tool_tokens", "system_tokens", "requests",
-                       "_analysis", "totals"], list(f)
+    assert list(f) == ["id", "models", "block_size", "hash_id_scope", "tool_tokens",
+                       "system_tokens", "requests", "totals"], list(f)
+    assert f["hash_id_scope"] == "local"
     assert f["id"] == "8712b46f-04e_s1"
     assert f["models"] == ["claude-sonnet-4-20250514", "claude-haiku-4-5-20251001"]
     assert f["block_size"] == BS
@@ -161,7 +180,8 @@ def main():
     check_request(r[3], a2, num, 12.0, ["tool_result"], ["text"], think_time=7.6)
     check_request(r[4], a2n, num, 12.4, [], ["text"], think_time=0.0)
     assert r[3]["hash_ids"] == r[4]["hash_ids"]
-    assert f["_analysis"] == {"indexed": 6, "total": 6, "unique_blocks": len(num.ids)}
+    analysis = f["totals"].pop("analysis")
+    assert analysis == {"indexed": 6, "total": 6, "unique_blocks": len(num.ids)}
     par_in = sum(usage_in(c) for c in (a1, a1n, a2, a2n))
     par_out = sum(c["response"]["usage"]["output_tokens"] for c in (a1, a1n, a2, a2n))
     sub_in, sub_out = usage_in(s1) + usage_in(s2), 70
@@ -191,25 +211,26 @@ def main():
 
     # Segment 2 after the two-hour gap: t restarts, ids restart, the reset lists all types.
     f = files["8712b46f-04e_s2.json"]
-    assert f["id"] == "8712b46f-04e_s2" and "totals" not in f
+    assert f["id"] == "8712b46f-04e_s2" and list(f["totals"]) == ["analysis"]
     num = ref.Numbering()
     check_request(f["requests"][0], a3, num, 0.0, ["text"], ["text"])
     check_request(f["requests"][1], a4, num, 60.0, ["text", "image"], ["text"], think_time=58.0)
-    assert f["_analysis"] == {"indexed": 2, "total": 2, "unique_blocks": len(num.ids)}
+    assert f["totals"]["analysis"] == {"indexed": 2, "total": 2, "unique_blocks": len(num.ids)}
 
     f = files["f99f3001-351.json"]
     num = ref.Numbering()
     check_request(f["requests"][0], b1, num, 0.0, ["text"], ["text"])
     check_request(f["requests"][1], b2, num, 30.0, ["text"], ["text"], think_time=25.0)
-    assert "totals" not in f
+    assert list(f["totals"]) == ["analysis"]
 
     # Without --include-subagents and without splitting: one file per session, sub-agent left out.
     files2, p2, _ = export(lines)
     assert sorted(files2) == ["8712b46f-04e.json", "f99f3001-351.json"], files2
     f = files2["8712b46f-04e.json"]
     assert [x["type"] for x in f["requests"]] == ["s", "n", "s", "n", "s", "s"]
-    assert f["_analysis"]["indexed"] == 6 and f["_analysis"]["total"] == 8
-    assert "totals" not in f and "sub-agent calls" in p2.stderr
+    assert f["totals"] == {"analysis": {"indexed": 6, "total": 8,
+                                        "unique_blocks": f["totals"]["analysis"]["unique_blocks"]}}
+    assert "sub-agent calls" in p2.stderr
     # The same salt gives the same files.
     files3, _, _ = export(lines)
     assert files3 == files2
