@@ -42,6 +42,22 @@ bool IsHashedTrace(InputFormat f) {
   return f == InputFormat::kMooncake || f == InputFormat::kBailian || f == InputFormat::kCctrace;
 }
 
+// What a replay tool needs for an export at a block size other than AIPerf's default for the
+// format. Never a flag the consumer rejects: AIPerf builds that route --isl-block-size onto trace
+// files (src/aiperf/config/flags/_converter_dataset.py, _apply_block_size) accept it; earlier
+// builds reject it with --input-file ("only supported with synthetic datasets") and replay only
+// the default block size (docs/EXPORT.md, "Which versions replay an export").
+std::string NonDefaultBlockHint(ExportTarget target, uint32_t block_size) {
+  const char* dataset = target == ExportTarget::kMooncake ? "mooncake_trace" : "bailian_trace";
+  return fmt::format(
+      "block size {} is not AIPerf's default for {} ({}): AIPerf replays it only where "
+      "--isl-block-size is accepted for trace files (then pass --isl-block-size {}); older "
+      "AIPerf builds reject that flag with --input-file and replay only {}-token blocks, so "
+      "export with the default block size for them (docs/EXPORT.md)",
+      block_size, dataset, DefaultExportBlockSize(target), block_size,
+      DefaultExportBlockSize(target));
+}
+
 // The export block size. An explicit --block-size always wins (ExportTrace rejects one the input's
 // blocks cannot be coarsened to). Otherwise the target's default, unless the input is a hashed
 // trace whose blocks cannot be coarsened to it (e.g. 512-token mooncake to 16-token bailian):
@@ -59,8 +75,8 @@ Result<uint32_t> ChooseBlockSize(const ExportArgs& a, ExportTarget target, const
     uint32_t n = *native.begin();
     PrintWarning(fmt::format(
         "{} blocks are {} tokens and hashed blocks cannot be split; exporting with block size {} "
-        "instead of {} (tell the replay tool: --prompt-input-tokens-block-size {})",
-        in.format == InputFormat::kAuto ? "input" : FormatName(in.format), n, n, wanted, n));
+        "instead of {}",
+        in.format == InputFormat::kAuto ? "input" : FormatName(in.format), n, n, wanted));
     return n;
   }
   return Status::InvalidArgument(
@@ -176,6 +192,8 @@ int RunExport(const ExportArgs& a) {
     return kExitUnusable;
   }
 
+  if (opts.block_size != DefaultExportBlockSize(opts.target))
+    PrintWarning(NonDefaultBlockHint(opts.target, opts.block_size));
   if (stats.reblocked > 0)
     PrintWarning(fmt::format("{} requests: blocks coarsened from the input's block size to {}",
                              WithCommas(static_cast<int64_t>(stats.reblocked)), opts.block_size));
@@ -287,9 +305,10 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
                   "Input format: auto, mooncake, bailian, cctrace, csv, jsonl (default: detected "
                   "from content)");
   cmd->add_option("--block-size", args->block_size,
-                  "Tokens per exported block (default: mooncake 512, which is AIPerf's default "
-                  "--prompt-input-tokens-block-size for mooncake_trace; bailian 16, AIPerf's for "
-                  "bailian_trace). A hashed input trace can only be coarsened, to a multiple of "
+                  "Tokens per exported block (default: mooncake 512 and bailian 16, the block "
+                  "sizes AIPerf's mooncake_trace and bailian_trace replay without a flag; other "
+                  "sizes need an AIPerf that accepts --isl-block-size for trace files). A hashed "
+                  "input trace can only be coarsened, to a multiple of "
                   "its own block size");
   cmd->add_option("--trace-block-size", args->trace_block_size,
                   "Block size of a hashed input trace whose lines carry no block_size (default: "

@@ -19,8 +19,8 @@ enum class ExportTarget { kMooncake, kBailian };
 
 const char* ExportTargetName(ExportTarget t);
 Result<ExportTarget> ParseExportTarget(std::string_view name);
-// The consumers' defaults: AIPerf's --prompt-input-tokens-block-size is 512 for mooncake_trace and
-// 16 for bailian_trace.
+// The consumers' defaults: AIPerf's mooncake_trace loader cuts hash ids into 512-token blocks and
+// bailian_trace into 16 (the only sizes older AIPerf builds replay; docs/EXPORT.md).
 uint32_t DefaultExportBlockSize(ExportTarget t);
 
 struct ExportOptions {
