@@ -34,12 +34,46 @@ struct Filler {
   const char* field = nullptr;
 };
 
+// Inferred conversations, in replay order: a request continues the latest earlier request whose
+// whole message list is the list before one of its assistant messages (the longest first), else
+// it starts a conversation of its own, so equal prompts are never one conversation
+// (ConversationLinks, docs/SEMANTICS.md). Returns the key per record ("" when the body had no
+// message list).
+std::vector<std::string> InferConversations(std::span<const RequestRecord> these,
+                                            const std::vector<ConversationLinks>& links) {
+  std::vector<std::string> key(these.size());
+  std::unordered_map<uint64_t, uint32_t> latest;  // whole message list -> conversation number
+  uint32_t next = 0;
+  for (uint32_t k : OrderForReplay(these).order) {
+    const ConversationLinks& l = links[k];
+    if (!l.known) continue;
+    uint32_t conv = UINT32_MAX;
+    for (uint64_t p : l.parents) {
+      auto it = latest.find(p);
+      if (it != latest.end()) {
+        conv = it->second;
+        break;
+      }
+    }
+    if (conv == UINT32_MAX) conv = next++;
+    latest[l.own] = conv;
+    key[k] = fmt::format("p{:08x}", conv);
+  }
+  return key;
+}
+
 // Filler ids first: a value of a field the tool fills per request (LiteLLM's session_id, ...) is a
 // session only when it repeats, and never replaces a real id found in the headers or the body.
 // Then session fields whose values never repeat are per-request ids in disguise; those records
 // fall back to the inferred conversation. Then turns are numbered in time order.
-void PostProcess(std::vector<RequestRecord>* records, const std::vector<std::string>& inferred,
+void PostProcess(std::vector<RequestRecord>* records, const std::vector<ConversationLinks>& links,
                  const std::vector<Filler>& fillers, size_t first, GatewayReadStats* stats) {
+  const std::vector<std::string> inferred = InferConversations(
+      std::span<const RequestRecord>(records->data() + first, records->size() - first), links);
+  for (size_t i = first; i < records->size(); ++i) {
+    RequestRecord& r = (*records)[i];
+    if (r.conversation.empty()) r.conversation = inferred[i - first];
+  }
   std::unordered_map<std::string, uint32_t> filler_count;
   for (const Filler& f : fillers)
     if (!f.key.empty()) ++filler_count[f.key];
@@ -99,7 +133,7 @@ struct RowSlot {
   RowResult result = RowResult::kSkipped;
   const char* reason = nullptr;
   RequestRecord record_out;
-  std::string inferred;
+  ConversationLinks links;
   Filler filler;
   const std::string* rendered_by = nullptr;  // the processor's label (layout or chat template)
   bool conformed = false;
@@ -157,7 +191,7 @@ class RowPipeline : public GatewayRecordSink {
     MaybeSubmit(true);
     pipeline_.Finish();
   }
-  std::vector<std::string>& inferred() { return inferred_; }
+  std::vector<ConversationLinks>& links() { return links_; }
   std::vector<Filler>& fillers() { return fillers_; }
 
   void Row(uint64_t line, const std::vector<std::string_view>* cells,
@@ -202,7 +236,7 @@ class RowPipeline : public GatewayRecordSink {
         s.result = proc.ProcessJson(View(b, s.record), s.line, &s.record_out, &s.reason);
       }
       if (s.result == RowResult::kOk) {
-        s.inferred = proc.inferred_conversation();
+        s.links = proc.links();
         s.rendered_by = proc.rendered_by();
         s.filler = Filler{proc.filler_key(), proc.filler_field()};
         // Logged usage replaces the estimated token count but not the blocks cut by the
@@ -232,7 +266,7 @@ class RowPipeline : public GatewayRecordSink {
         case RowResult::kOk:
           ++stats_->layouts[*s.rendered_by];
           stats_->conformed_ids += s.conformed;
-          inferred_.push_back(std::move(s.inferred));
+          links_.push_back(std::move(s.links));
           fillers_.push_back(std::move(s.filler));
           if (ctx_->interner) {
             ctx_->interner->Add(s.record_out.block_ids);
@@ -259,7 +293,7 @@ class RowPipeline : public GatewayRecordSink {
   std::vector<RequestRecord>* out_;
   GatewayReadStats* stats_;
   std::vector<std::unique_ptr<GatewayRowProcessor>> procs_;
-  std::vector<std::string> inferred_;
+  std::vector<ConversationLinks> links_;
   std::vector<Filler> fillers_;
   RowBatch batch_;
   OrderedPipeline<RowBatch> pipeline_;  // last: its workers use the members above
@@ -563,7 +597,7 @@ Status ReadGateway(InputStream* in, const Detection& d, ReadContext* ctx, const 
   Status st = ReadRecords(in, d, ctx, &config, &sink, stats);
   if (!st.ok()) return st;
   if (sink.pipe())
-    PostProcess(out, sink.pipe()->inferred(), sink.pipe()->fillers(), first_record, stats);
+    PostProcess(out, sink.pipe()->links(), sink.pipe()->fillers(), first_record, stats);
   return Status::Ok();
 }
 

@@ -100,6 +100,38 @@ std::string HexKey(char tag, uint64_t h) {
   return fmt::format("{}{:016x}", tag, h);
 }
 
+// A message in a form that is the same whenever a client resends it: its JSON with keys in order
+// and every cache_control marker dropped (Claude Code moves the marker to the newest block each
+// turn, which would otherwise make the resent history differ). Strings and numbers as minified
+// JSON; keys length-prefixed so no two values share a form. Hand-written: no JSON library here
+// drops a key while serializing.
+void AppendCanonical(element e, std::string* out) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::OBJECT:
+      out->push_back('{');
+      for (auto [k, v] : simdjson::dom::object(e)) {
+        if (k == "cache_control") continue;
+        out->append(std::to_string(k.size()));
+        out->push_back(':');
+        out->append(k);
+        AppendCanonical(v, out);
+        out->push_back(',');
+      }
+      out->push_back('}');
+      return;
+    case simdjson::dom::element_type::ARRAY:
+      out->push_back('[');
+      for (element v : simdjson::dom::array(e)) {
+        AppendCanonical(v, out);
+        out->push_back(',');
+      }
+      out->push_back(']');
+      return;
+    default:
+      out->append(simdjson::minify(e));
+  }
+}
+
 constexpr Layout kLayouts[] = {Layout::kAuto, Layout::kToolsFirst, Layout::kToolsInSystem,
                                Layout::kToolsInFirstUser, Layout::kAnthropic};
 
@@ -172,7 +204,7 @@ std::string GatewayRowProcessor::SessionKey(const SessionId& s) {
 
 RowResult GatewayRowProcessor::Finish(LocateResult located, RequestRecord* out,
                                       const char** reason) {
-  inferred_.clear();
+  links_ = ConversationLinks{};
   filler_key_.clear();
   filler_field_ = nullptr;
   switch (located) {
@@ -259,18 +291,43 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
                       .substr(prompt_.tools_begin, prompt_.tools_end - prompt_.tools_begin)) |
         1;
 
-  // Conversation: inferred from the system + first user content; a per-conversation session id
-  // wins when present. A filler-prone field's value is kept apart: the post-pass uses it only when
-  // it repeats and no real id was found (ingest/gateway_readers.cc).
-  if (!prompt_.conversation_spans.empty()) {
-    chain_.Reset();
-    for (auto [b, e] : prompt_.conversation_spans)
-      chain_.Full(std::string_view(prompt_.text).substr(b, e - b));
-    inferred_ = HexKey('p', chain_.last());
+  // Conversation links: the whole message list and the lists before each assistant message,
+  // chained with the salt; the post-pass links requests in time order (ingest/gateway_readers.cc).
+  // A per-conversation session id wins when present. A filler-prone field's value is kept apart:
+  // the post-pass uses it only when it repeats and no real id was found.
+  links_.known = false;
+  links_.parents.clear();
+  {
+    element messages;
+    simdjson::dom::array list;
+    if (!obj.at_key("messages").get(messages) && !messages.get_array().get(list)) {
+      links_.known = true;
+      uint64_t h = SipHash24(config_.key, "conversation");
+      auto add = [&](element part) {
+        scratch_.assign(reinterpret_cast<const char*>(&h), sizeof h);
+        AppendCanonical(part, &scratch_);
+        h = SipHash24(config_.key, scratch_);
+      };
+      element system;
+      if (!obj.at_key("system").get(system)) add(system);  // Anthropic's top-level system
+      std::vector<uint64_t> before_assistant;
+      for (element m : list) {
+        std::string_view role;
+        simdjson::dom::object mo;
+        if (!m.get_object().get(mo) && !mo.at_key("role").get_string().get(role) &&
+            role == "assistant")
+          before_assistant.push_back(h);
+        add(m);
+      }
+      links_.own = h;
+      for (size_t k = before_assistant.size();
+           k > 0 && links_.parents.size() < ConversationLinks::kMaxParents; --k)
+        links_.parents.push_back(before_assistant[k - 1]);
+    }
   }
   const SessionId& s = row_.session;
   out->session_field = s.field ? s.field : "";
-  out->conversation = s.field && s.per_conversation ? SessionKey(s) : inferred_;
+  out->conversation = s.field && s.per_conversation ? SessionKey(s) : std::string();
   if (row_.filler.field) {
     filler_field_ = row_.filler.field;
     filler_key_ = SessionKey(row_.filler);

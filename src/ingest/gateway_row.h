@@ -63,6 +63,19 @@ class PromptRenderer {
   std::string reason_;
 };
 
+// How a request may continue an earlier one (docs/SEMANTICS.md "Sessions and conversations"):
+// `own` keys its whole message list (system + messages, JSON with cache_control dropped, chained
+// with the salt); `parents` key the message lists before each of its assistant messages, longest
+// first (at most kMaxParents). A request continues the latest earlier request whose `own` is one
+// of its `parents`: its prompt extends that request's prompt by at least one assistant turn, so
+// equal prompts never link. `known` is false when the body has no message list.
+struct ConversationLinks {
+  static constexpr size_t kMaxParents = 4;
+  bool known = false;
+  uint64_t own = 0;
+  std::vector<uint64_t> parents;
+};
+
 class GatewayRowProcessor {
  public:
   explicit GatewayRowProcessor(const GatewayConfig& config);
@@ -73,11 +86,11 @@ class GatewayRowProcessor {
   RowResult ProcessJson(std::string_view record, uint64_t line, RequestRecord* out,
                         const char** reason);
 
-  // For the row just processed: the conversation key inferred from the prompt ("" when the prompt
-  // has no system or user content), whatever the session field said; what rendered it (a layout
+  // For the row just processed: its conversation links (ConversationLinks), whatever the session
+  // field said; what rendered it (a layout
   // name, or "chat template FILE", valid as long as the processor); and the keyed value of a
   // field the tool fills per request ("" = none), with that field's name.
-  const std::string& inferred_conversation() const { return inferred_; }
+  const ConversationLinks& links() const { return links_; }
   const std::string* rendered_by() const { return rendered_by_; }
   const std::string& filler_key() const { return filler_key_; }
   const char* filler_field() const { return filler_field_; }
@@ -98,7 +111,8 @@ class GatewayRowProcessor {
   std::vector<std::string> layout_labels_;             // per Layout value
   const std::string* rendered_by_ = nullptr;
   BlockChain chain_;
-  std::string inferred_, filler_key_;
+  ConversationLinks links_;
+  std::string filler_key_;
   const char* filler_field_ = nullptr;
   std::string scratch_;
 };
