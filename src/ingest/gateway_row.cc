@@ -109,7 +109,7 @@ void AppendCanonical(element e, std::string* out) {
   switch (e.type()) {
     case simdjson::dom::element_type::OBJECT:
       out->push_back('{');
-      for (auto [k, v] : simdjson::dom::object(e)) {
+      for (auto [k, v] : e.get_object().value_unsafe()) {
         if (k == "cache_control") continue;
         out->append(std::to_string(k.size()));
         out->push_back(':');
@@ -121,7 +121,7 @@ void AppendCanonical(element e, std::string* out) {
       return;
     case simdjson::dom::element_type::ARRAY:
       out->push_back('[');
-      for (element v : simdjson::dom::array(e)) {
+      for (element v : e.get_array().value_unsafe()) {
         AppendCanonical(v, out);
         out->push_back(',');
       }
