@@ -273,8 +273,14 @@ TEST(GatewayJsonl, UsageExactCountsAndProviderCacheHits) {
 TEST(GatewayJsonl, TruncatedBodiesAndToolDigests) {
   std::string tools_a = R"("tools": [{"type": "function", "function": {"name": "a"}}])";
   std::string tools_b = R"("tools": [{"type": "function", "function": {"name": "b"}}])";
+  // The second request is the next turn of the first (its history + the answer + a new
+  // question), with other tools.
+  std::string turn2 =
+      R"({"model": "glm-4.5", "messages": [{"role": "user", "content": "hi"}, )"
+      R"({"role": "assistant", "content": "hello"}, {"role": "user", "content": "more"}], )" +
+      tools_b + "}";
   std::string text =
-      BodyWith(tools_a) + "\n" + BodyWith(tools_b) + "\n" + kBody + "\n" +
+      BodyWith(tools_a) + "\n" + turn2 + "\n" + kBody + "\n" +
       R"({"messages": [{"role": "user", "content": "abc... (litellm_truncated skipped 900 chars) ...xyz"}]})" +
       "\n";
   Loaded l = Load("tools.jsonl", text);
@@ -284,13 +290,15 @@ TEST(GatewayJsonl, TruncatedBodiesAndToolDigests) {
   EXPECT_NE(r[1].tools_digest, 0u);
   EXPECT_NE(r[0].tools_digest, r[1].tools_digest);
   EXPECT_EQ(r[2].tools_digest, 0u);
-  // A tool change does not change the inferred conversation.
+  // A tool change does not split a conversation: the next turn joins the first request.
   EXPECT_EQ(r[0].conversation, r[1].conversation);
-  EXPECT_EQ(r[0].conversation, r[2].conversation);
+  // The same prompt again is not a next turn: a conversation of its own (docs/SEMANTICS.md).
+  EXPECT_NE(r[0].conversation, r[2].conversation);
   EXPECT_FALSE(r[0].truncated_body);
   EXPECT_TRUE(r[3].truncated_body);
   EXPECT_EQ(r[0].turn, 1);
-  EXPECT_EQ(r[2].turn, 3);
+  EXPECT_EQ(r[1].turn, 2);
+  EXPECT_EQ(r[2].turn, 1);
 }
 
 TEST(GatewayJsonl, PerRequestSessionIdsFallBackToInference) {
@@ -300,8 +308,9 @@ TEST(GatewayJsonl, PerRequestSessionIdsFallBackToInference) {
   Loaded l = Load("litellm.jsonl", text);
   ASSERT_EQ(l.in.records.size(), 25u);
   EXPECT_EQ(l.in.per_request_session_fields, std::vector<std::string>{"session_id"});
-  EXPECT_EQ(l.in.records[0].conversation, l.in.records[24].conversation);
+  // The inferred conversations: 25 equal prompts are 25 conversations, never one.
   EXPECT_EQ(l.in.records[0].conversation[0], 'p');
+  EXPECT_NE(l.in.records[0].conversation, l.in.records[24].conversation);
   EXPECT_EQ(l.in.records[0].session_field, "session_id");  // still counts as carrying an id
 }
 
