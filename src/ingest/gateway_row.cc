@@ -107,9 +107,11 @@ std::string HexKey(char tag, uint64_t h) {
 // drops a key while serializing.
 void AppendCanonical(element e, std::string* out) {
   switch (e.type()) {
-    case simdjson::dom::element_type::OBJECT:
+    case simdjson::dom::element_type::OBJECT: {
       out->push_back('{');
-      for (auto [k, v] : e.get_object().value_unsafe()) {
+      simdjson::dom::object obj;
+      if (e.get_object().get(obj)) return;
+      for (auto [k, v] : obj) {
         if (k == "cache_control") continue;
         out->append(std::to_string(k.size()));
         out->push_back(':');
@@ -119,14 +121,18 @@ void AppendCanonical(element e, std::string* out) {
       }
       out->push_back('}');
       return;
-    case simdjson::dom::element_type::ARRAY:
+    }
+    case simdjson::dom::element_type::ARRAY: {
       out->push_back('[');
-      for (element v : e.get_array().value_unsafe()) {
+      simdjson::dom::array list;
+      if (e.get_array().get(list)) return;
+      for (element v : list) {
         AppendCanonical(v, out);
         out->push_back(',');
       }
       out->push_back(']');
       return;
+    }
     default:
       out->append(simdjson::minify(e));
   }
