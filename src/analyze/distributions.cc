@@ -90,7 +90,8 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
       first = false;
     } else {
       // Clamped so that no span, however absurd, overflows the milliseconds.
-      const double ms = std::clamp((r.time_s - prev) * 1000.0, 0.0, 9.0e18);
+      double ms = (r.time_s - prev) * 1000.0;
+      ms = ms >= 0 ? std::min(ms, 9.0e18) : 0.0;  // NaN-safe
       gaps.push_back(static_cast<int64_t>(std::llround(ms)));
     }
     prev = r.time_s;
@@ -113,7 +114,8 @@ Distributions ComputeDistributions(const std::vector<RequestRecord>& records, co
     d.qps_over_time.assign(nbins, 0);
     for (const TraceRequest& r : trace.requests) {
       if (r.replay_only) continue;
-      const double at = std::clamp((r.time_s - t0) / d.qps_bin_s, 0.0, double(nbins - 1));
+      double at = (r.time_s - t0) / d.qps_bin_s;
+      at = at >= 0 ? std::min(at, double(nbins - 1)) : 0.0;  // NaN-safe
       const size_t b = static_cast<size_t>(at);
       d.qps_over_time[b] += 1;
     }

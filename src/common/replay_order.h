@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -27,15 +28,18 @@ ReplayOrder OrderForReplay(const Items& items) {
   o.time_s.resize(n);
   bool any = false;
   double earliest = 0;
+  // A non-finite time counts as none (the readers never produce one, ingest/time_check.h; this
+  // keeps the sort's ordering strict whatever the caller hands in).
+  auto timed = [](const auto& it) { return it.has_time && std::isfinite(it.time_s); };
   for (const auto& it : items) {
-    if (!it.has_time) continue;
+    if (!timed(it)) continue;
     earliest = any ? std::min(earliest, it.time_s) : it.time_s;
     any = true;
   }
   double last = earliest;
   size_t i = 0;
   for (const auto& it : items) {
-    if (it.has_time)
+    if (timed(it))
       last = it.time_s;
     else
       ++o.untimed;

@@ -84,12 +84,25 @@ std::vector<double> TimeTicks(double total_s, int target) {
   static const double kSteps[] = {1,     2,     5,     10,    15,     30,    60,
                                   120,   300,   600,   900,   1800,   3600,  7200,
                                   10800, 21600, 43200, 86400, 172800, 604800};
-  double step = kSteps[sizeof(kSteps) / sizeof(kSteps[0]) - 1];
+  if (!(total_s >= 0) || !std::isfinite(total_s)) return {};
+  double step = 0;
   for (double s : kSteps)
     if (total_s / s <= target) {
       step = s;
       break;
     }
+  if (step == 0) {
+    // Past `target` weeks: whole weeks in 1-2-5 steps, so any span gives about `target` ticks
+    // (a fixed largest step gave one tick per week of a centuries-long axis).
+    const double weeks = total_s / 604800 / target;
+    const double decade = std::pow(10.0, std::floor(std::log10(weeks)));
+    step = 10 * decade * 604800;
+    for (double m : {1.0, 2.0, 5.0})
+      if (m * decade >= weeks) {
+        step = m * decade * 604800;
+        break;
+      }
+  }
   std::vector<double> ticks;
   for (int64_t i = 0; static_cast<double>(i) * step <= total_s + 1e-9; ++i)
     ticks.push_back(static_cast<double>(i) * step);

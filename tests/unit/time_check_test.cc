@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "analyze/distributions.h"
+#include "report/svg_chart.h"
 
 namespace ltl {
 namespace {
@@ -83,6 +84,30 @@ TEST(QpsBins, AnySpanGivesAtMostAboutOneHundredBinsOfARoundWidth) {
     ASSERT_GT(w, 0) << span;
     EXPECT_LE(std::floor(span / w) + 1, 121) << span;
     EXPECT_LE(std::floor(span / w) + 1, static_cast<double>(kMaxQpsBins)) << span;
+  }
+}
+
+}  // namespace
+}  // namespace ltl
+
+namespace ltl {
+namespace {
+
+size_t Count(const std::string& s, std::string_view what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(QpsBins, TheTimeAxisHasAFewTicksForAnySpan) {
+  // Found by fuzz/report_fuzz.cc: the largest tick step was one week, so a centuries-long axis
+  // (bins of 1e15 s) drew one label per week and the page ran out of memory.
+  const svg::BarChart spec{"qps", "requests per second", "time", "req/s", "req/s"};
+  for (double bin_s : {1.0, 3600.0, 86400.0 * 30, 1e9, 1e15, 1e300}) {
+    const std::string svg = svg::TimeBarsSvg(std::vector<double>(100, 1.0), bin_s, spec, {});
+    const size_t labels = Count(svg, "text-anchor=\"middle\">") - 2;  // minus the two captions
+    EXPECT_GE(labels, 2u) << bin_s;
+    EXPECT_LE(labels, 13u) << bin_s;
   }
 }
 
