@@ -28,9 +28,18 @@ uint64_t Digest(std::string_view s) {
   return std::hash<std::string_view>{}(s) | 1;
 }
 
-// Content block types and sub-agent types come from the log, so only known labels are written
-// (anything else could carry client or model text into the trace): Anthropic's documented
-// content block types, and Claude Code's built-in sub-agent types.
+// Labels that come from the log are written only when they are in a closed set (anything else
+// could carry client or model text into the trace): `value` itself when it is one of `known`, else
+// `other`.
+template <size_t N>
+std::string_view ClosedLabel(std::string_view value, const std::string_view (&known)[N],
+                             std::string_view other) {
+  for (std::string_view k : known)
+    if (value == k) return k;
+  return other;
+}
+
+// Anthropic's documented content block types.
 std::string_view ContentTypeLabel(std::string_view type) {
   static constexpr std::string_view kKnown[] = {"text",
                                                 "image",
@@ -47,21 +56,18 @@ std::string_view ContentTypeLabel(std::string_view type) {
                                                 "mcp_tool_result",
                                                 "search_result",
                                                 "container_upload"};
-  for (std::string_view k : kKnown)
-    if (type == k) return k;
-  return "other";
+  return ClosedLabel(type, kKnown, "other");
 }
 
+// Claude Code's built-in sub-agent types.
 std::string_view SubagentTypeLabel(std::string_view type) {
   static constexpr std::string_view kBuiltIn[] = {
       "general-purpose",    "Explore",          "Plan", "statusline-setup",
       "output-style-setup", "claude-code-guide"};
-  for (std::string_view k : kBuiltIn)
-    if (type == k) return k;
-  return "custom";
+  return ClosedLabel(type, kBuiltIn, "custom");
 }
 
-// Anthropic's documented stop reasons (Messages API, "stop_reason"); anything else is "other".
+// Anthropic's documented stop reasons (Messages API, "stop_reason").
 std::string_view StopReasonLabel(std::string_view stop) {
   static constexpr std::string_view kKnown[] = {"end_turn",
                                                 "max_tokens",
@@ -70,9 +76,7 @@ std::string_view StopReasonLabel(std::string_view stop) {
                                                 "pause_turn",
                                                 "refusal",
                                                 "model_context_window_exceeded"};
-  for (std::string_view k : kKnown)
-    if (stop == k) return k;
-  return stop.empty() ? std::string_view() : "other";
+  return stop.empty() ? std::string_view() : ClosedLabel(stop, kKnown, "other");
 }
 
 // A model name is written only when it has the shape of a model identifier (letters, digits and
