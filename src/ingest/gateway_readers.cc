@@ -345,6 +345,7 @@ Status ReadCsvRecords(InputStream* in, ReadContext* ctx, GatewayConfig* config,
     return Status::InvalidArgument(fmt::format("{}:1: input is empty", ctx->name));
   std::vector<std::string> names;
   for (std::string_view f : csv.fields()) names.push_back(Lower(f));
+  csv.ExpectFields(names.size());  // a broken quote then costs its rows, not the rest of the file
   // Header names are echoed in error messages, but a file without a header has data (prompt text)
   // in its first row: the names are printed only when every one of them looks like a column name.
   auto name_like = [](const std::string& n) {

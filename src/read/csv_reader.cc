@@ -43,12 +43,12 @@ void CsvReader::CountLines(size_t from, size_t to) {
   line_ += static_cast<uint64_t>(std::count(buf_.data() + from, buf_.data() + to, '\n'));
 }
 
-void CsvReader::Discard(size_t from, bool in_quotes) {
+void CsvReader::Discard(size_t from, bool in_quotes, bool mind_quotes) {
   size_t i = from;
   for (;;) {
     for (; i < end_; ++i) {
       char c = buf_[i];
-      if (c == '"') {
+      if (c == '"' && mind_quotes) {
         in_quotes = !in_quotes;
       } else if (c == '\n' && !in_quotes) {
         CountLines(begin_, i + 1);
@@ -64,6 +64,16 @@ void CsvReader::Discard(size_t from, bool in_quotes) {
     }
     i = begin_;
   }
+}
+
+void CsvReader::StartResync() {
+  Discard(begin_, false, /*mind_quotes=*/false);
+  resync_ = true;
+}
+
+bool CsvReader::HasInnerNewline(size_t from, size_t consumed) const {
+  if (consumed <= from + 1) return false;
+  return std::memchr(buf_.data() + from, '\n', consumed - from - 1) != nullptr;
 }
 
 CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
@@ -186,6 +196,24 @@ CsvReader::Outcome CsvReader::Next() {
       continue;
     }
     record_line_ = line_;
+    const bool blank = r == Parse::kDone && spans_.size() == 1 && spans_[0].second == 0 &&
+                       !in_scratch_[0] && !HasInnerNewline(begin_, consumed);
+    if (expected_fields_ > 0 && !blank) {
+      // Recovery from a runaway quoted field (see csv_reader.h): a damaged record gives back
+      // every line after its first, to be tried again as record starts.
+      const bool runaway = r != Parse::kDone || ((resync_ || HasInnerNewline(begin_, consumed)) &&
+                                                 spans_.size() != expected_fields_);
+      if (runaway) {
+        if (r == Parse::kDone)
+          bad_reason_ = "CSV record with a quoted field running across lines has the wrong "
+                        "number of fields (unbalanced quote)";
+        if (resync_) bad_reason_ = kResyncReason;
+        StartResync();
+        if (!error_.ok()) return Outcome::kError;
+        return Outcome::kBad;
+      }
+      resync_ = false;
+    }
     if (r == Parse::kBadLimit) {  // skip to the end of the record, minding quoted newlines
       Discard(begin_, false);
       if (!error_.ok()) return Outcome::kError;

@@ -5,6 +5,12 @@
 // raw bytes, quotes included; memory stays within about twice the record limit) are skipped as
 // bad records, as are malformed ones (text after a closing quote, an unterminated quote at the end
 // of input); reading then resumes at the next record.
+// Once ExpectFields(n) is set (the header's width), a broken quote cannot swallow the rest of the
+// file: a record that is malformed, over a limit, or spans several lines and does not have n
+// fields marks a runaway quoted field. The reader then resynchronizes: it goes back to the line
+// after the one the damaged record started on and takes each following line in turn as a record
+// start, until one parses into a record of n fields; every line passed over is returned as a bad
+// record of its own (kResyncReason), so each lost row is counted.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +28,13 @@ class CsvReader {
  public:
   CsvReader(InputStream* in, const ReadLimits& limits, size_t buffer_bytes = 1 << 20);
 
+  // The skip reason of a line passed over while resynchronizing after a runaway quoted field.
+  static constexpr const char* kResyncReason =
+      "CSV line lost resynchronizing after a broken quoted field";
+
   enum class Outcome { kRecord, kEnd, kBad, kError };
+  // The number of fields every record should have (the header's); 0 = unknown (no recovery).
+  void ExpectFields(size_t n) { expected_fields_ = n; }
   // kRecord: fields() holds the record. kBad: bad_reason() says why (a fixed phrase); the record
   // was consumed. kError: error() holds the input failure. Blank lines are skipped.
   Outcome Next();
@@ -39,8 +51,12 @@ class CsvReader {
   // True (and bad_reason_ set) when the bytes known so far already break a limit: the field that
   // starts at `field_begin` or the record (from begin_) runs past `known_end`.
   bool OverLimit(size_t field_begin, size_t known_end);
-  // Consumes bytes up to and including the next newline outside quotes (after a bad record).
-  void Discard(size_t from, bool in_quotes);
+  // Consumes bytes up to and including the next newline outside quotes (after a bad record), or,
+  // with mind_quotes false, the next newline of any kind.
+  void Discard(size_t from, bool in_quotes, bool mind_quotes = true);
+  // Skips the first line of the record at begin_ and enters resynchronization (see above).
+  void StartResync();
+  bool HasInnerNewline(size_t from, size_t consumed) const;
   void CountLines(size_t from, size_t to);
 
   InputStream* in_;
@@ -57,6 +73,8 @@ class CsvReader {
   std::string scratch_;
   std::string bad_reason_;
   Status error_;
+  size_t expected_fields_ = 0;
+  bool resync_ = false;  // looking for the next line that starts a valid record
 };
 
 }  // namespace ltl

@@ -1,5 +1,7 @@
-// InputStream implementations over POSIX read(2), zlib's inflate (gzip, concatenated members) and
-// zstd's streaming decompressor (concatenated frames). Truncated compressed data is an error.
+// InputStream implementations over POSIX read(2), zlib's inflate (gzip, concatenated members,
+// trailing zero padding as tape and dd tools leave it) and zstd's streaming decompressor
+// (concatenated frames, skippable frames such as the index pzstd writes first). Truncated
+// compressed data is an error.
 #include "read/input_stream.h"
 
 #include <fcntl.h>
@@ -109,10 +111,14 @@ class GzipStream : public InputStream {
         zs_.next_in = reinterpret_cast<Bytef*>(in_.data());
         zs_.avail_in = static_cast<uInt>(*n);
       }
+      if (!member_started_ && members_done_ > 0 && SkipZeroPadding()) continue;
+      if (padding_)
+        return Status::Corrupt("corrupt gzip data (non-zero bytes after the zero padding)");
       member_started_ = true;
       int rc = inflate(&zs_, Z_NO_FLUSH);
       if (rc == Z_STREAM_END) {
         member_started_ = false;
+        ++members_done_;
         inflateReset(&zs_);  // a concatenated member may follow
         continue;
       }
@@ -129,9 +135,24 @@ class GzipStream : public InputStream {
   const char* encoding() const override { return "gzip"; }
 
  private:
+  // Between members: zero bytes after a complete member are padding (gzip(1) ignores them too,
+  // "decompression OK, trailing zero bytes ignored"); consumes them and returns true while the
+  // available input holds only zeros. A non-zero byte after padding is left for the caller.
+  bool SkipZeroPadding() {
+    if (!padding_ && zs_.next_in[0] != 0) return false;
+    padding_ = true;
+    while (zs_.avail_in > 0 && zs_.next_in[0] == 0) {
+      ++zs_.next_in;
+      --zs_.avail_in;
+    }
+    return zs_.avail_in == 0;
+  }
+
   PrefixedSource src_;
   std::vector<char> in_;
   z_stream zs_;
+  uint64_t members_done_ = 0;
+  bool padding_ = false;
   bool member_started_ = false;
   bool done_ = false;
 };
@@ -215,6 +236,10 @@ Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
   if (got >= 2 && m[0] == 0x1f && m[1] == 0x8b)
     return std::unique_ptr<InputStream>(new GzipStream(std::move(pre)));
   if (got >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd)
+    return std::unique_ptr<InputStream>(new ZstdStream(std::move(pre)));
+  // A zstd skippable frame (magic 0x184D2A50..0x184D2A5F, little-endian), as pzstd writes before
+  // the data frames; the decompressor skips it.
+  if (got >= 4 && (m[0] & 0xf0) == 0x50 && m[1] == 0x2a && m[2] == 0x4d && m[3] == 0x18)
     return std::unique_ptr<InputStream>(new ZstdStream(std::move(pre)));
   return std::unique_ptr<InputStream>(new PlainStream(std::move(pre)));
 }

@@ -123,3 +123,24 @@ def zstd(data):
 zs_big, zs_small = zstd(big), zstd(small)
 w("truncated_early.jsonl.zst", zs_small[: len(zs_small) // 2])
 w("truncated_late.jsonl.zst", zs_big[: len(zs_big) * 3 // 4])
+
+# --- a runaway quoted field (issue 17 item 3): one doubled quote in row 5 of 20 left single, so
+# the field's quote closes early and the rest of the line holds an odd number of quotes. Without
+# recovery the quote state stays flipped to the end of the file (every later row lost); with it,
+# only row 5 is lost.
+rows = ["request_json,model_name"] + [csvq(json.dumps(body(f"question {i}"))) + ",gpt-4o"
+                                      for i in range(20)]
+rows[5] = rows[5].replace('""content""', '"content""', 1)
+w("runaway_quote.csv", "\n".join(rows) + "\n")
+# A stray quote opening an unquoted field: the field runs across the next lines.
+rows = ["request_json,model_name"] + [csvq(json.dumps(body(f"question {i}"))) + ",gpt-4o"
+                                      for i in range(20)]
+rows[5] = rows[5].replace(",gpt-4o", ',"gpt-4o', 1)
+w("runaway_open_quote.csv", "\n".join(rows) + "\n")
+
+# --- compression as real tools leave it (issue 17 item 9)
+good = ("\n".join(GOOD) + "\n").encode()
+w("gzip_zero_padded.jsonl.gz", gzip.compress(good, mtime=0) + b"\0" * 4096)
+w("gzip_garbage_after_padding.jsonl.gz", gzip.compress(good, mtime=0) + b"\0" * 64 + b"junk")
+w("pzstd_skippable.jsonl.zst",
+  subprocess.run(["pzstd", "-q", "-c"], input=good, capture_output=True, check=True).stdout)
