@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages llmtrafficlens needs to build and test, when any is missing.
 # Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite needs: chromium, node,
-# python3-jinja2 for the chat-template oracle)
+# python3-jinja2 for the chat-template oracle,
+# postgresql for the server the PostgreSQL input test starts)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config python3 libsimdjson-dev libfmt-dev libcli11-dev
       nlohmann-json3-dev libzstd-dev zstd zlib1g-dev libssl-dev libpcre2-dev libgtest-dev
-      libbenchmark-dev libabsl-dev libicu-dev)
+      libbenchmark-dev libabsl-dev libicu-dev libpq-dev)
 if [[ "${1:-}" == "--test" ]]; then
-  pkgs+=(clang libclang-rt-14-dev clang-tidy chromium python3-jinja2)
+  pkgs+=(clang libclang-rt-14-dev clang-tidy chromium python3-jinja2 postgresql)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi

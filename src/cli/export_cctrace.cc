@@ -51,7 +51,7 @@ int RunExportCctrace(const ExportCommonArgs& a, const CctraceExportArgs& c) {
     PrintError(tokenizer.status().message());
     return kExitUnusable;
   }
-  const std::string name = a.input == "-" ? "<stdin>" : a.input;
+  const std::string name = InputDisplayName(a.input);
   SkipCounter skips;
   ReadContext ctx;
   ctx.name = name;

@@ -117,7 +117,7 @@ int RunExport(const ExportArgs& a) {
 
   SkipCounter skips;
   ReadContext ctx;
-  ctx.name = a.input == "-" ? "<stdin>" : a.input;
+  ctx.name = InputDisplayName(a.input);
   ctx.skips = &skips;
   ApplyInputArgs(a.io, &ctx);
   auto loaded_tokenizer = LoadCachedTokenizer(a.tok);

@@ -2,6 +2,8 @@
 #include "cli/input_options.h"
 
 #include "common/units.h"
+#include "read/postgres_input.h"
+#include "read/timestamp.h"
 
 namespace ltl::cli {
 
@@ -56,6 +58,21 @@ void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_not
                   "Gateway logs: where the request time is (same as --ts-column)" + path_help);
   cmd->add_option("--model-field", args->model_field,
                   "Gateway logs: where the model name is" + path_help);
+  const auto timestamp_check = CLI::Validator(
+      [](std::string& v) {
+        double t;
+        return ParseTimestamp(v, &t) ? std::string()
+                                     : "not a timestamp (ISO 8601 date/time or epoch number)";
+      },
+      "TIME");
+  cmd->add_option("--since", args->since,
+                  "PostgreSQL inputs: only rows whose time column (startTime; --time-field names "
+                  "another) is at or after TIME (ISO 8601, UTC unless it carries an offset; or "
+                  "epoch seconds); sent as a query parameter")
+      ->check(timestamp_check);
+  cmd->add_option("--until", args->until,
+                  "PostgreSQL inputs: only rows whose time column is before TIME")
+      ->check(timestamp_check);
   cmd->add_option("--salt-file", args->salt_file,
                   "Gateway logs: file holding the secret hash key, created on first use (default "
                   ".ltl-salt in the working directory)" +
@@ -74,6 +91,15 @@ void ApplyInputArgs(const InputArgs& args, ReadContext* ctx) {
   ctx->gateway.session_field = args.session_field;
   ctx->gateway.time_field = args.time_field;
   ctx->gateway.model_field = args.model_field;
+  double t = 0;
+  if (!args.since.empty() && ParseTimestamp(args.since, &t)) ctx->since = t;
+  if (!args.until.empty() && ParseTimestamp(args.until, &t)) ctx->until = t;
+}
+
+std::string InputDisplayName(const std::string& input) {
+  if (input == "-") return "<stdin>";
+  if (IsPostgresUri(input)) return RedactPostgresUri(input);
+  return input;
 }
 
 }  // namespace ltl::cli

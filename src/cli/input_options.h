@@ -24,7 +24,13 @@ struct InputArgs {
   std::string source;                   // gateway logs: --source NAME ("" = detected)
   // gateway logs: --body-field, --status-field, --session-field, --time-field, --model-field
   std::string body_field, status_field, session_field, time_field, model_field;
+  // PostgreSQL inputs: --since/--until as given (any timestamp the readers accept)
+  std::string since, until;
 };
+
+// The input as messages and reports name it: "<stdin>" for "-", a PostgreSQL URI without its
+// password, else the path as given.
+std::string InputDisplayName(const std::string& input);
 
 // `salt_note` ends the --salt-file help (what the key means for this command).
 void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_note);

@@ -110,7 +110,7 @@ int RunProfile(const ProfileArgs& a) {
 
   SkipCounter skips;
   ReadContext ctx;
-  ctx.name = a.input == "-" ? "<stdin>" : a.input;
+  ctx.name = InputDisplayName(a.input);
   ctx.block_size = a.block_size;
   ctx.skips = &skips;
   ApplyInputArgs(a.io, &ctx);

@@ -13,6 +13,7 @@
 #include "hash/salt_file.h"
 #include "ingest/gateway_readers.h"
 #include "read/input_stream.h"
+#include "read/postgres_input.h"
 #include "read/trace_readers.h"
 #include "render/layout.h"
 #include "tokenize/tokenizer.h"
@@ -109,7 +110,19 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
 }  // namespace
 
 Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, ReadContext* ctx) {
-  auto file = OpenInput(path);
+  if ((ctx->since || ctx->until) && !IsPostgresUri(path))
+    return Status::InvalidArgument(fmt::format(
+        "{}: --since/--until apply to PostgreSQL inputs (postgresql://...?table=NAME) only",
+        ctx->name));
+  auto file = [&]() -> Result<std::unique_ptr<InputStream>> {
+    if (!IsPostgresUri(path)) return OpenInput(path);
+    PostgresQueryOptions pg;
+    pg.since = ctx->since;
+    pg.until = ctx->until;
+    pg.time_column =
+        !ctx->gateway.time_field.empty() ? ctx->gateway.time_field : ctx->gateway.ts_column;
+    return OpenPostgres(path, pg);
+  }();
   if (!file.ok()) return file.status();
   std::unique_ptr<InputStream> raw = std::move(file.value());
   // Peek at the head until it decides the format: the whole first record, however long (up to

@@ -4,6 +4,8 @@
 // compressed data is an error.
 #include "read/input_stream.h"
 
+#include "read/postgres_input.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -201,6 +203,7 @@ class ZstdStream : public InputStream {
 }  // namespace
 
 Result<std::unique_ptr<InputStream>> OpenInput(const std::string& path) {
+  if (IsPostgresUri(path)) return OpenPostgres(path, PostgresQueryOptions{});
   int fd;
   std::string name = path;
   uint64_t size = 0;

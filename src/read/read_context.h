@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,9 @@ struct ReadContext {
   // thread; 0 = all cores). Results are the same for every value (ingest/gateway_readers.h).
   unsigned threads = 1;
   GatewayOptions gateway;
+  // --since/--until (seconds since the epoch): PostgreSQL inputs put them into the query's WHERE
+  // on the time column (read/postgres_input.h); other inputs refuse them.
+  std::optional<double> since, until;
   // When set, every record's block ids go into this interner (in record order) and are dropped
   // from the record as it is read, so memory grows with distinct blocks, not with the file
   // (hash/block_interner.h). Build the trace with BuildTrace(records, std::move(*interner)).

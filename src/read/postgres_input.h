@@ -1,0 +1,38 @@
+// PostgreSQL as an input: `postgresql://user@host/db?table=NAME` read through libpq with a
+// server-side cursor (DECLARE ... NO SCROLL CURSOR, FETCH in batches), delivered as the same CSV
+// bytes `psql -c "\copy (SELECT * FROM NAME) TO STDOUT CSV HEADER"` writes, so the rows go down the
+// one CSV row path (detection, sources, locator) like the piped form. Streaming: one batch of rows
+// is held at a time, and the batch shrinks when its rows are large.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "read/input_stream.h"
+
+namespace ltl {
+
+// --since/--until, pushed into the query as a WHERE on the time column: bound parameters, never
+// text built into the SQL.
+struct PostgresQueryOptions {
+  std::optional<double> since, until;  // seconds since the epoch (UTC); since <= t < until
+  std::string time_column;             // "" = startTime (LiteLLM_SpendLogs)
+};
+
+// True for postgresql:// and postgres:// URIs.
+bool IsPostgresUri(std::string_view path);
+
+// The URI with any password removed (`user:secret@` -> `user@`, `password=` query parameter
+// dropped): the only form ever printed.
+std::string RedactPostgresUri(std::string_view uri);
+
+// Connects, declares the cursor over `table` (the URI's `table=` parameter, `schema.table`
+// allowed, quoted as identifiers) and returns the rows as CSV. Errors are one line naming the
+// redacted URI: cannot connect (refused, authentication), no such table or column, bad URI.
+Result<std::unique_ptr<InputStream>> OpenPostgres(const std::string& uri,
+                                                  const PostgresQueryOptions& options);
+
+}  // namespace ltl
