@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "common/safe_label.h"
+
 namespace ltl::cli {
 
 void RegisterCommands(CLI::App& app, CommandRegistry& registry) {
@@ -14,11 +16,11 @@ void RegisterCommands(CLI::App& app, CommandRegistry& registry) {
 }
 
 void PrintError(const std::string& message) {
-  std::fprintf(stderr, "llmtrafficlens: %s\n", message.c_str());
+  std::fprintf(stderr, "llmtrafficlens: %s\n", EscapeForTerminal(message).c_str());
 }
 
 void PrintWarning(const std::string& message) {
-  std::fprintf(stderr, "llmtrafficlens: warning: %s\n", message.c_str());
+  std::fprintf(stderr, "llmtrafficlens: warning: %s\n", EscapeForTerminal(message).c_str());
 }
 
 }  // namespace ltl::cli

@@ -4,6 +4,7 @@
 #include "common/safe_label.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ltl {
 namespace {
@@ -52,6 +53,33 @@ std::string SafeLabel(std::string_view s, size_t max_bytes) {
     if (n == 0 || (n == 1 && (c < 0x20 || c == 0x7F)) || c1_control) {
       out.push_back('?');
       i += n == 0 ? 1 : n;
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
+std::string EscapeForTerminal(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = Utf8Length(s, i);
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const bool c1_control = n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) < 0xA0;
+    if (n == 0 || (n == 1 && (c < 0x20 || c == 0x7F))) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+      ++i;
+    } else if (c1_control) {
+      for (size_t k = 0; k < 2; ++k) {
+        char hex[5];
+        std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(s[i + k]));
+        out += hex;
+      }
+      i += 2;
     } else {
       out.append(s.substr(i, n));
       i += n;

@@ -345,10 +345,32 @@ Status ReadCctraceDirectory(const std::string& dir, const CctraceOptions& option
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<std::string> names;
+  // A trace-named entry that cannot be read is a skipped row of its own (named, counted), never an
+  // abort and never silent: a symbolic link loop, a dangling link, a file that cannot be opened,
+  // truncated or corrupt compressed data.
+  auto skip_file = [&](const std::string& path, const std::string& reason) {
+    const std::string saved = ctx->name;
+    ctx->name = path;
+    ctx->Skip(reason, 1);
+    ctx->name = saved;
+  };
+  std::vector<std::pair<std::string, std::string>> unreadable;  // (name, reason), listed first
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code type_ec;
-    if (!it->is_regular_file(type_ec)) continue;
     std::string name = it->path().filename().string();
+    std::error_code type_ec;
+    const bool regular = it->is_regular_file(type_ec);
+    if (type_ec) {  // stat failed: the entry cannot be followed
+      std::error_code link_ec;
+      const bool link = it->is_symlink(link_ec);
+      if (type_ec == std::errc::too_many_symbolic_link_levels)
+        unreadable.emplace_back(name, "trace directory entry is a symbolic link loop");
+      else if (link && type_ec == std::errc::no_such_file_or_directory)
+        unreadable.emplace_back(name, "trace directory entry is a dangling symbolic link");
+      else
+        unreadable.emplace_back(name, "trace directory entry cannot be examined");
+      continue;
+    }
+    if (!regular) continue;
     if (IsTraceFileName(name))
       names.push_back(name);
     else
@@ -356,7 +378,9 @@ Status ReadCctraceDirectory(const std::string& dir, const CctraceOptions& option
   }
   if (ec) return Status::IoError(fmt::format("{}: cannot list directory: {}", dir, ec.message()));
   std::sort(names.begin(), names.end());
-  if (names.empty())
+  std::sort(unreadable.begin(), unreadable.end());
+  for (const auto& [name, reason] : unreadable) skip_file((fs::path(dir) / name).string(), reason);
+  if (names.empty() && unreadable.empty())
     return Status::InvalidArgument(fmt::format(
         "{}: is a directory without cache trace files (*.json, *.json.gz, *.json.zst)", dir));
   Builder b(options, ctx, out, stats);
@@ -364,16 +388,19 @@ Status ReadCctraceDirectory(const std::string& dir, const CctraceOptions& option
   for (const std::string& name : names) {
     const std::string path = (fs::path(dir) / name).string();
     auto opened = OpenInput(path);
-    if (!opened.ok()) return opened.status();
+    if (!opened.ok()) {
+      skip_file(path, "trace file cannot be opened");
+      continue;
+    }
     bool too_large = false;
     Status st = Slurp(opened->get(), ctx->limits.max_line_bytes, &text, &too_large);
-    if (!st.ok()) return Status::Corrupt(fmt::format("{}: {}", path, st.message()));
     stats->bytes += opened.value()->raw_bytes_read();
+    if (!st.ok()) {  // truncated or corrupt gzip/zstd, or a read error
+      skip_file(path, "trace file truncated, corrupt or unreadable");
+      continue;
+    }
     if (too_large) {
-      const std::string saved = ctx->name;
-      ctx->name = path;
-      ctx->Skip(fmt::format("trace file larger than {} bytes", ctx->limits.max_line_bytes), 1);
-      ctx->name = saved;
+      skip_file(path, fmt::format("trace file larger than {} bytes", ctx->limits.max_line_bytes));
       continue;
     }
     b.AddFile(path, text);

@@ -51,7 +51,9 @@ Status ReadCctraceStream(InputStream* in, const CctraceOptions& options, ReadCon
                          std::vector<RequestRecord>* out, CctraceReadStats* stats);
 
 // Reads every *.json / *.json.gz / *.json.zst file of directory `dir` (not recursive), in sorted
-// name order, as one workload.
+// name order, as one workload. An entry that cannot be read (symbolic link loop, dangling link,
+// open failure, truncated or corrupt compressed data) is skipped and counted under its own reason,
+// named by its path; the rest is read.
 Status ReadCctraceDirectory(const std::string& dir, const CctraceOptions& options, ReadContext* ctx,
                             std::vector<RequestRecord>* out, CctraceReadStats* stats);
 

@@ -201,12 +201,14 @@ CsvReader::Outcome CsvReader::Next() {
     if (expected_fields_ > 0 && !blank) {
       // Recovery from a runaway quoted field (see csv_reader.h): a damaged record gives back
       // every line after its first, to be tried again as record starts.
-      const bool runaway = r != Parse::kDone || ((resync_ || HasInnerNewline(begin_, consumed)) &&
-                                                 spans_.size() != expected_fields_);
+      // (The field count is compared first: the newline scan is then paid by damaged rows only.)
+      const bool runaway = r != Parse::kDone || (spans_.size() != expected_fields_ &&
+                                                 (resync_ || HasInnerNewline(begin_, consumed)));
       if (runaway) {
         if (r == Parse::kDone)
-          bad_reason_ = "CSV record with a quoted field running across lines has the wrong "
-                        "number of fields (unbalanced quote)";
+          bad_reason_ =
+              "CSV record with a quoted field running across lines has the wrong "
+              "number of fields (unbalanced quote)";
         if (resync_) bad_reason_ = kResyncReason;
         StartResync();
         if (!error_.ok()) return Outcome::kError;
