@@ -122,7 +122,7 @@ std::string TimestampParam(double epoch_seconds) {
     ++secs;
     micros -= 1000000;
   }
-  struct tm tm{};
+  struct tm tm {};
   gmtime_r(&secs, &tm);
   return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}+00", tm.tm_year + 1900,
                      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
@@ -189,8 +189,8 @@ class PostgresStream : public InputStream {
     for (int r = 0; r < rows; ++r) {
       for (int c = 0; c < cols; ++c) {
         if (c) pending_ += ',';
-        AppendCsvField(&pending_, PQgetvalue(res, r, c), static_cast<size_t>(PQgetlength(res, r, c)),
-                       PQgetisnull(res, r, c) != 0);
+        AppendCsvField(&pending_, PQgetvalue(res, r, c),
+                       static_cast<size_t>(PQgetlength(res, r, c)), PQgetisnull(res, r, c) != 0);
       }
       pending_ += '\n';
     }
@@ -293,9 +293,11 @@ Result<std::unique_ptr<InputStream>> OpenPostgres(const std::string& uri,
         fmt::format("{}: cannot connect: {}", shown, OneLine(PQerrorMessage(conn))));
 
   auto qtable = QuotedTable(conn, table);
-  if (!qtable.ok()) return Status::InvalidArgument(fmt::format("{}: {}", shown, qtable.status().message()));
+  if (!qtable.ok())
+    return Status::InvalidArgument(fmt::format("{}: {}", shown, qtable.status().message()));
   auto qcol = QuotedTable(conn, time_column);
-  if (!qcol.ok()) return Status::InvalidArgument(fmt::format("{}: {}", shown, qcol.status().message()));
+  if (!qcol.ok())
+    return Status::InvalidArgument(fmt::format("{}: {}", shown, qcol.status().message()));
 
   std::string sql = "DECLARE ltl_rows NO SCROLL CURSOR FOR SELECT * FROM " + *qtable;
   std::vector<std::string> params;

@@ -14,6 +14,7 @@ errors (no such table, wrong password, no server, a hostile table name) are one 
 without its password. The server is stopped and its directory removed at the end, also on failure.
 """
 import csv
+import glob
 import io
 import json
 import os
@@ -26,7 +27,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 import ltl_test_env as env  # noqa: E402
 from test_gateway_sources import body, expected, filler_or_real, pg_time, workload  # noqa: E402
 
-PG_BIN = "/usr/lib/postgresql/15/bin"
+# The newest Debian server binaries present (postgresql-15 on bookworm); "" when none are.
+PG_BIN = (sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                 key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+          or [""])[-1].rsplit("/", 1)[0]
 PASSWORD = "s3cret-Pw"
 TABLE = "LiteLLM_SpendLogs"
 
@@ -92,7 +96,7 @@ def spendlog_rows(calls):
 def comparable(report):
     """report.json without what names the run rather than the traffic."""
     rep = json.loads(json.dumps(report))
-    for key in ("name", "encoding", "bytes", "path"):
+    for key in ("file", "name", "encoding", "bytes", "path"):
         rep.get("input", {}).pop(key, None)
     for key in ("generated_at", "run", "settings", "elapsed_s", "version"):
         rep.pop(key, None)
@@ -156,8 +160,9 @@ def psql(uri, *args, stdin=None):
 class PostgresInput(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not os.path.exists(f"{PG_BIN}/initdb") or not shutil.which("psql"):
-            msg = "PostgreSQL 15 server not installed (scripts/install-deps.sh --test installs it)"
+        if not PG_BIN or not shutil.which("psql"):
+            msg = ("PostgreSQL server binaries not installed (no /usr/lib/postgresql/*/bin/"
+                   "initdb; scripts/install-deps.sh --test installs them)")
             if os.environ.get("CI"):
                 raise AssertionError(msg)
             env.skip(msg)
