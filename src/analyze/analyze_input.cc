@@ -37,6 +37,7 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
   BuildProfile(in.records, trace, o.replay, o.capacities, &p, o.fleet ? &*o.fleet : nullptr);
   if (WantsKvCacheSection(o.kv_cache))
     BuildKvCacheSection(trace, o.replay, o.kv_cache, o.capacities, &p);
+  BuildTiersSection(trace, o.replay, o.tiers, &p);
   if (in.format == InputFormat::kCctrace) {
     p.counting = in.counting;
     p.cctrace = SummarizeCctrace(in.records, trace, in.cctrace, o.warm_prefix);

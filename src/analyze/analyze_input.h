@@ -9,6 +9,7 @@
 
 #include "analyze/build_kv_cache.h"
 #include "analyze/build_profile.h"
+#include "analyze/build_tiers.h"
 #include "analyze/profile.h"
 #include "common/skip_counter.h"
 #include "ingest/load_input.h"
@@ -24,6 +25,7 @@ struct AnalyzeOptions {
   CapacitySpec capacities;
   std::optional<FleetOptions> fleet;  // --workers
   KvCacheRequest kv_cache;            // eviction policies and KV memory
+  TiersRequest tiers;                 // --tiers (empty = none)
   bool warm_prefix = false;           // cache traces: --warm-prefix
   std::string tokenizer;              // gateway logs: the --tokenizer used ("" = none)
 };

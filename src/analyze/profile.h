@@ -63,6 +63,43 @@ struct KvCacheSection {
   unsigned threads = 0;               // worker threads the replays ran on
 };
 
+// A tiered KV store (`--tiers`): an exclusive LRU hierarchy, hits split by the serving tier
+// (analyze/build_tiers.h, docs/SEMANTICS.md "Tiered KV memory").
+struct TierInfo {
+  std::string name;       // as given (hbm, dram, ssd, ...)
+  std::string size_text;  // as given (80GiB, 4M)
+  uint64_t capacity_blocks = 0;
+  uint64_t capacity_tokens = 0;
+  double bytes = 0;  // KV bytes it holds (0 when no bytes per token are known)
+};
+
+struct TierRow {
+  std::string kind = "leading";  // "leading": the first tiers_used tiers; "scaled": all, x scale
+  double scale = 1;
+  size_t tiers_used = 0;
+  std::vector<uint64_t> capacity_blocks;  // per tier (0 past tiers_used)
+  std::vector<int64_t> hit;               // measured hit tokens served by each tier
+  uint64_t effective_blocks = 0;  // what one LRU cache holding the same blocks needs: the sum
+                                  // (exclusive) or the largest tier (inclusive)
+  int64_t flat_hit = 0;           // one LRU cache of effective_blocks (equal by theory)
+  int64_t total_hit() const {
+    int64_t t = 0;
+    for (int64_t h : hit) t += h;
+    return t;
+  }
+};
+
+struct TiersSection {
+  bool present = false;
+  bool inclusive = false;      // --tier-mode inclusive
+  double bytes_per_token = 0;  // 0 = sizes in tokens only
+  std::vector<TierInfo> tiers;
+  std::vector<TierRow> rows;  // leading 1..n tiers, then the scaled hierarchies
+  size_t asked_row = 0;       // the hierarchy as asked (all tiers, scale 1)
+  int64_t measured_tokens = 0;
+  uint64_t measured_requests = 0;
+};
+
 struct Profile {
   // Input.
   std::string input_name;
@@ -103,6 +140,7 @@ struct Profile {
   std::vector<CurvePoint> dense_curve;
   std::optional<FleetResult> fleet;  // --workers: routing policies over N per-worker caches
   KvCacheSection kv_cache;
+  TiersSection tiers;  // --tiers
 
   Distributions dist;
   GatewayFindings gateway;  // gateway logs only (gateway.present)

@@ -4,6 +4,7 @@
 #include "common/units.h"
 #include "models/hf_config.h"
 #include "models/kv_models.h"
+#include "models/kv_tiers.h"
 
 namespace ltl::cli {
 
@@ -28,6 +29,32 @@ void AddKvCacheOptions(CLI::App* cmd, KvCacheArgs* a) {
   cmd->add_option("--threads", a->threads,
                   "Threads that parse, render and hash gateway-log rows and run the policy "
                   "replays (default: all cores; results do not depend on it)");
+  cmd->add_option("--tiers", a->tiers,
+                  "Tiered KV store, fastest first: NAME=SIZE,... e.g. hbm=80GiB,dram=1TiB,ssd=8TiB "
+                  "(an exclusive LRU hierarchy; sizes in bytes of KV need --model, --model-config "
+                  "or --kv-bytes-per-token; plain sizes like 4M are tokens). One cache: with "
+                  "--workers the tiers still model the whole trace as one cache");
+  cmd->add_option("--tier-mode", a->tier_mode,
+                  "exclusive (default: a block lives in one tier, demoted on eviction, promoted "
+                  "on a hit) or inclusive (each tier an LRU over every access, lower tiers a "
+                  "superset, as LMCache's CPU + disk backends)")
+      ->check(CLI::IsMember({"exclusive", "inclusive"}));
+}
+
+Result<TiersRequest> ResolveTiersArgs(const KvCacheArgs& a, const KvCacheRequest& kv) {
+  TiersRequest req;
+  if (a.tiers.empty()) return req;
+  auto parsed = ParseTierList(a.tiers);
+  if (!parsed.ok()) return Status::InvalidArgument("--tiers: " + parsed.status().message());
+  req.tiers = *parsed;
+  req.inclusive = a.tier_mode == "inclusive";
+  if (kv.memory) req.bits_per_token = kv.memory->bits_per_token;
+  for (const TierSize& t : req.tiers)
+    if (t.bytes > 0 && req.bits_per_token == 0)
+      return Status::InvalidArgument("--tiers: tier '" + t.name + "' is sized in bytes (" + t.text +
+                                     "): give --model, --model-config or --kv-bytes-per-token, or "
+                                     "a size in tokens (e.g. 4M)");
+  return req;
 }
 
 Result<KvCacheRequest> ResolveKvCacheArgs(const KvCacheArgs& a) {

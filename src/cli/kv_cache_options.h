@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analyze/build_kv_cache.h"
+#include "analyze/build_tiers.h"
 #include "common/status.h"
 
 namespace ltl::cli {
@@ -20,11 +21,15 @@ struct KvCacheArgs {
   std::string cache_gib;
   std::string kvcache_sim;
   unsigned threads = 0;
+  std::string tiers;  // --tiers hbm=80GiB,dram=1TiB,ssd=8TiB
+  std::string tier_mode = "exclusive";
 };
 
 void AddKvCacheOptions(CLI::App* cmd, KvCacheArgs* args);
 
 // Validates the combination and loads the model config; errors are one printable line.
 Result<KvCacheRequest> ResolveKvCacheArgs(const KvCacheArgs& args);
+// --tiers, sized with the KV memory of `kv` when a size is in bytes.
+Result<TiersRequest> ResolveTiersArgs(const KvCacheArgs& args, const KvCacheRequest& kv);
 
 }  // namespace ltl::cli

@@ -90,6 +90,11 @@ int RunProfile(const ProfileArgs& a) {
     PrintError(kv_request.status().message());
     return kExitUnusable;
   }
+  auto tiers_request = ResolveTiersArgs(a.kv, *kv_request);
+  if (!tiers_request.ok()) {
+    PrintError(tiers_request.status().message());
+    return kExitUnusable;
+  }
   if (Status fst = CheckFleetArgs(a.fleet, kv_request->memory); !fst.ok()) {
     PrintError(fst.message());
     return kExitUnusable;
@@ -162,6 +167,7 @@ int RunProfile(const ProfileArgs& a) {
   analyze.replay.lru = a.eviction == "sglang" ? LruEngine::kSglang : LruEngine::kVllm;
   analyze.capacities = caps;
   analyze.kv_cache = *kv_request;
+  analyze.tiers = *tiers_request;
   analyze.warm_prefix = a.warm_prefix;
   if (tokenizer) analyze.tokenizer = tokenizer->name();
   Trace trace = BuildTrace(in.records, std::move(interner));

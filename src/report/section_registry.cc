@@ -6,6 +6,7 @@
 #define LTL_REPORT_SECTIONS(X) \
   X(HeadlineSection)           \
   X(EvictionPoliciesSection)   \
+  X(TieredMemorySection)       \
   X(CapacitySection)           \
   X(FleetSection)              \
   X(SessionsSection)           \

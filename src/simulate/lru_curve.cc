@@ -128,7 +128,26 @@ LruCurve LruCurve::Compute(const Trace& trace, const ReplayOptions& options) {
 
 LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
                                size_t first_measured) {
+  return Run(trace, options, first_measured, nullptr, nullptr);
+}
+
+LruCurve LruCurve::ComputeWithTiers(const Trace& trace, const ReplayOptions& options,
+                                    size_t first_measured, const TierHierarchies& tiers,
+                                    TierSplit* split) {
+  return Run(trace, options, first_measured, &tiers, split);
+}
+
+LruCurve LruCurve::Run(const Trace& trace, const ReplayOptions& options, size_t first_measured,
+                       const TierHierarchies* tiers, TierSplit* split) {
   LruCurve c;
+  const size_t num_t = split && tiers ? tiers->tiers() : 0;
+  const size_t num_h = num_t ? tiers->cumulative_blocks.size() : 0;
+  if (split) {
+    *split = TierSplit{};
+    split->hierarchies = num_h;
+    split->tiers = num_t;
+    split->total.assign(num_h * num_t, 0);
+  }
   c.has_split_ = trace.num_conversations > 0;
   std::vector<int64_t> total(static_cast<size_t>(trace.num_blocks) + 1, 0);
   std::vector<int64_t> across(c.has_split_ ? total.size() : 0, 0);
@@ -146,6 +165,12 @@ LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
     if (i >= first_measured && !r.replay_only) {
       c.measured_tokens_ += r.input_tokens;
       ++c.measured_requests_;
+      uint32_t* by_tier = nullptr;  // this request's row of the split
+      if (num_h) {
+        split->request.push_back(static_cast<uint32_t>(i));
+        split->by_request.resize(split->by_request.size() + num_h * num_t, 0);
+        by_tier = split->by_request.data() + split->by_request.size() - num_h * num_t;
+      }
       uint32_t running = 0;
       uint32_t d = 0, prev_slot = kNever;
       for (uint32_t j = 0; j < k; ++j) {
@@ -169,6 +194,15 @@ LruCurve LruCurve::ComputeFrom(const Trace& trace, const ReplayOptions& options,
           if (o == kOwnerMany || (o != kOwnerNone && o != r.conversation)) across[running] += tok;
         }
         max_d = std::max<uint64_t>(max_d, running);
+        for (size_t h = 0; h < num_h; ++h) {
+          // Held somewhere in hierarchy h iff the whole leading run is: running < its total.
+          const std::vector<uint64_t>& cum = tiers->cumulative_blocks[h];
+          if (running >= cum.back()) continue;
+          size_t t = 0;
+          while (d >= cum[t]) ++t;  // d <= running < cum.back(): stops at the last tier
+          by_tier[h * num_t + t] += static_cast<uint32_t>(tok);
+          split->total[h * num_t + t] += tok;
+        }
       }
     }
     if (options.order == EvictOrder::kTailFirst) {

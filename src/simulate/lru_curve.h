@@ -6,6 +6,13 @@
 // tokens to a histogram at that running maximum gives every capacity's hit tokens as a prefix sum.
 // Stack distances come from a Fenwick tree over last-touch slots, compacted when the slots run out
 // so memory stays proportional to distinct blocks.
+//
+// Tiers: an exclusive LRU hierarchy (tier 1 = HBM, tier 2 = DRAM, ...; a block evicted from tier
+// k moves to the most recent end of tier k+1, a hit in any tier moves the block to tier 1) keeps
+// exactly the global LRU stack cut into consecutive pieces: tier k holds stack positions
+// [C1+...+C(k-1), C1+...+Ck). So the same pass also splits every hit by tier: a block in a
+// request's leading hit run (running maximum below the summed capacity) is served by the tier
+// holding its own stack distance (docs/SEMANTICS.md, "Tiered KV memory").
 #pragma once
 
 #include <cstdint>
@@ -21,6 +28,26 @@ struct CurvePoint {
   HitTokens hit;
 };
 
+// Tier hierarchies to split the hits by: each is the cumulative capacity in blocks after each tier
+// (non-decreasing; every hierarchy has the same number of tiers, a tier of size 0 repeats the
+// previous bound).
+struct TierHierarchies {
+  std::vector<std::vector<uint64_t>> cumulative_blocks;
+  size_t tiers() const { return cumulative_blocks.empty() ? 0 : cumulative_blocks[0].size(); }
+};
+
+// Hit tokens by tier, per hierarchy and per measured request.
+struct TierSplit {
+  size_t hierarchies = 0, tiers = 0;
+  std::vector<int64_t> total;        // [h * tiers + k]: measured hit tokens served by tier k
+  std::vector<uint32_t> request;     // trace index of each measured request, replay order
+  std::vector<uint32_t> by_request;  // [(m * hierarchies + h) * tiers + k]: request m's tokens
+  int64_t At(size_t h, size_t k) const { return total[h * tiers + k]; }
+  uint32_t RequestTokens(size_t m, size_t h, size_t k) const {
+    return by_request[(m * hierarchies + h) * tiers + k];
+  }
+};
+
 class LruCurve {
  public:
   static LruCurve Compute(const Trace& trace, const ReplayOptions& options);
@@ -29,6 +56,10 @@ class LruCurve {
   // are in the fleet's window, which no share of its own length expresses exactly.
   static LruCurve ComputeFrom(const Trace& trace, const ReplayOptions& options,
                               size_t first_measured);
+  // The same pass, also splitting every measured request's hit tokens by tier for each hierarchy.
+  static LruCurve ComputeWithTiers(const Trace& trace, const ReplayOptions& options,
+                                   size_t first_measured, const TierHierarchies& tiers,
+                                   TierSplit* split);
 
   // Hit tokens at a capacity in blocks (0 = no cache).
   HitTokens At(uint64_t capacity_blocks) const;
@@ -44,6 +75,9 @@ class LruCurve {
   std::vector<CurvePoint> Dense(size_t max_points) const;
 
  private:
+  static LruCurve Run(const Trace& trace, const ReplayOptions& options, size_t first_measured,
+                      const TierHierarchies* tiers, TierSplit* split);
+
   std::vector<int64_t> total_;   // cumulative hit tokens by stack distance
   std::vector<int64_t> across_;  // cumulative across-conversation hit tokens by stack distance
   uint64_t max_distance_ = 0;
