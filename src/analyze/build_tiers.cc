@@ -72,6 +72,7 @@ void BuildTiersSection(const Trace& trace, const ReplayOptions& options,
     for (size_t k = 0; k < nt; ++k) row.hit.push_back(split.At(r, k));
     row.flat_hit = curve.At(row.effective_blocks).hit;
   }
+  BuildTierTimeModel(trace, request.time, s.bytes_per_token, split, p);
 }
 
 }  // namespace ltl

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyze/profile.h"
+#include "analyze/tier_time_model.h"
 #include "models/kv_tiers.h"
 #include "simulate/replay_options.h"
 #include "simulate/trace.h"
@@ -19,6 +20,7 @@ struct TiersRequest {
   // Inclusive: every tier is its own LRU over every access and a lower tier holds a superset of
   // the one above (LMCache's write-through local CPU + disk); exclusive by default.
   bool inclusive = false;
+  TimeModelRequest time;  // prefill/decode time model (time.present)
 };
 
 // The scales of the sweep rows, besides 1 (the hierarchy asked for).

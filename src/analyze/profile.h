@@ -82,6 +82,12 @@ struct TierRow {
   uint64_t effective_blocks = 0;  // what one LRU cache holding the same blocks needs: the sum
                                   // (exclusive) or the largest tier (inclusive)
   int64_t flat_hit = 0;           // one LRU cache of effective_blocks (equal by theory)
+  // Time model (TiersSection::time.present): estimates, seconds.
+  double ttft_p50 = 0, ttft_p90 = 0, ttft_p95 = 0, ttft_p99 = 0, ttft_mean = 0;
+  double prefill_gpu_s = 0;  // prefill compute of the uncached tokens, summed
+  double transfer_s = 0;     // lower-tier reads, summed
+  double e2e_speedup = 1;    // sum of (prefill + decode) without cache / with this cache
+  double gpu_s_saved_per_day = 0;
   int64_t total_hit() const {
     int64_t t = 0;
     for (int64_t h : hit) t += h;
@@ -89,7 +95,28 @@ struct TierRow {
   }
 };
 
+// The prefill/decode time model over the tiers (analyze/tier_time_model.h).
+struct TierTimeModel {
+  bool present = false;
+  std::string model, model_source;  // compute shape
+  double active_params = 0;
+  std::string gpu, gpu_source, precision;
+  double peak_flops = 0;  // dense, FLOP/s
+  double mfu = 0;
+  std::vector<double> tier_bytes_per_s;  // per tier; tier 0 is HBM itself (0 = no transfer)
+  std::vector<std::string> tier_bandwidth_source;
+  double decode_tokens_per_s = 0;
+  double gpu_hour_price = 0;             // 0 = not given
+  double window_s = 0;                   // span of the measured requests' times (0 = unknown)
+  uint64_t unknown_output_requests = 0;  // decode counted as 0 tokens
+  // Without a cache.
+  double ttft_p50 = 0, ttft_p90 = 0, ttft_p95 = 0, ttft_p99 = 0, ttft_mean = 0;
+  double prefill_gpu_s = 0, decode_s = 0;
+  std::vector<std::string> assumptions;
+};
+
 struct TiersSection {
+  TierTimeModel time;
   bool present = false;
   bool inclusive = false;      // --tier-mode inclusive
   double bytes_per_token = 0;  // 0 = sizes in tokens only

@@ -1,10 +1,13 @@
 // KV-cache options of `profile` (see kv_cache_options.h).
 #include "cli/kv_cache_options.h"
 
+#include "common/ascii.h"
 #include "common/units.h"
+#include "models/hardware_presets.h"
 #include "models/hf_config.h"
 #include "models/kv_models.h"
 #include "models/kv_tiers.h"
+#include "models/model_compute.h"
 
 namespace ltl::cli {
 
@@ -39,7 +42,94 @@ void AddKvCacheOptions(CLI::App* cmd, KvCacheArgs* a) {
                   "on a hit) or inclusive (each tier an LRU over every access, lower tiers a "
                   "superset, as LMCache's CPU + disk backends)")
       ->check(CLI::IsMember({"exclusive", "inclusive"}));
+  cmd->add_option("--gpu", a->gpu,
+                  "Time model over --tiers: the GPU whose dense tensor peak prefills (h100, h200, "
+                  "b200, mi300x; default h100)");
+  cmd->add_option("--compute-precision", a->compute_precision,
+                  "Time model: the peak used, bf16 (default) or fp8")
+      ->check(CLI::IsMember({"bf16", "fp8"}));
+  cmd->add_option("--mfu", a->mfu,
+                  "Time model: achieved share of the GPU's dense peak in prefill (default 0.4, "
+                  "the low end of the 38-43% BF16 MFU Meta reports for Llama 3 on H100)")
+      ->check(CLI::Range(0.001, 1.0));
+  cmd->add_option("--tier-bandwidth", a->tier_bandwidth,
+                  "Time model: NAME=RATE per lower tier, e.g. dram=50GB/s,ssd=nvme-gen4 (presets "
+                  "pcie-gen5-x16, pcie-gen4-x16, nvme-gen5, nvme-gen4; default: the second tier "
+                  "pcie-gen5-x16, later tiers nvme-gen5)");
+  cmd->add_option("--gpu-hour-price", a->gpu_hour_price,
+                  "Time model: price of one GPU-hour; prints the prefill cost saved per day and "
+                  "month")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--compute-model", a->compute_model,
+                  "Time model: catalog model whose FLOPs to use when --model is not given or is "
+                  "not the served model (default: --model, or --model-config's file)");
 }
+
+namespace {
+
+Result<TimeModelRequest> ResolveTimeModel(const KvCacheArgs& a, const TiersRequest& tiers) {
+  TimeModelRequest t;
+  Result<ComputeShape> shape = Status::NotFound("");
+  if (!a.compute_model.empty()) {
+    shape = FindComputeShape(a.compute_model);
+  } else if (!a.model_config.empty()) {
+    shape = ComputeShapeFromHfConfig(a.model_config);
+  } else if (!a.model.empty() || !a.kvcache_sim.empty()) {
+    shape = FindComputeShape(a.model.empty() ? a.kvcache_sim : a.model);
+  } else {
+    return t;  // no model: tiers without times
+  }
+  if (!shape.ok()) return Status::InvalidArgument("time model: " + shape.status().message());
+  auto gpu = FindGpuPreset(a.gpu);
+  if (!gpu.ok()) return Status::InvalidArgument("--gpu: " + gpu.status().message());
+  t.present = true;
+  t.compute = *shape;
+  t.gpu = gpu->name;
+  t.gpu_source = gpu->source;
+  t.precision = a.compute_precision;
+  t.peak_flops = (a.compute_precision == "fp8" ? gpu->fp8_tflops : gpu->bf16_tflops) * 1e12;
+  t.mfu = a.mfu;
+  t.decode_tokens_per_s = a.decode_rate;
+  t.gpu_hour_price = a.gpu_hour_price;
+  const size_t n = tiers.tiers.size();
+  t.tier_bytes_per_s.assign(n, 0);
+  t.tier_bandwidth_source.assign(n, "");
+  for (size_t k = 1; k < n; ++k) {
+    const std::string preset = k == 1 ? "pcie-gen5-x16" : "nvme-gen5";
+    t.tier_bytes_per_s[k] = *ParseBandwidth(preset);
+    t.tier_bandwidth_source[k] = preset + " (default)";
+  }
+  t.tier_bandwidth_source[0] = "in HBM: no transfer";
+  if (!a.tier_bandwidth.empty()) {
+    size_t start = 0;
+    const std::string& s = a.tier_bandwidth;
+    while (start <= s.size()) {
+      size_t comma = s.find(',', start);
+      if (comma == std::string::npos) comma = s.size();
+      const std::string item = s.substr(start, comma - start);
+      start = comma + 1;
+      const size_t eq = item.find('=');
+      if (eq == std::string::npos)
+        return Status::InvalidArgument("--tier-bandwidth: '" + item + "': expected NAME=RATE");
+      const std::string name = item.substr(0, eq), rate = item.substr(eq + 1);
+      size_t k = 0;
+      while (k < n && AsciiLowered(tiers.tiers[k].name) != AsciiLowered(name)) ++k;
+      if (k == n)
+        return Status::InvalidArgument("--tier-bandwidth: no tier named '" + name + "' in --tiers");
+      auto bw = ParseBandwidth(rate);
+      if (!bw.ok()) return Status::InvalidArgument("--tier-bandwidth: " + bw.status().message());
+      t.tier_bytes_per_s[k] = k == 0 ? 0 : *bw;
+      t.tier_bandwidth_source[k] = k == 0 ? "in HBM: no transfer" : rate;
+    }
+  }
+  if (n > 1 && tiers.bits_per_token == 0)
+    return Status::InvalidArgument(
+        "time model: reading lower tiers needs KV bytes per token (--model, --model-config or "
+        "--kv-bytes-per-token)");
+  return t;
+}
+
+}  // namespace
 
 Result<TiersRequest> ResolveTiersArgs(const KvCacheArgs& a, const KvCacheRequest& kv) {
   TiersRequest req;
@@ -54,6 +144,9 @@ Result<TiersRequest> ResolveTiersArgs(const KvCacheArgs& a, const KvCacheRequest
       return Status::InvalidArgument("--tiers: tier '" + t.name + "' is sized in bytes (" + t.text +
                                      "): give --model, --model-config or --kv-bytes-per-token, or "
                                      "a size in tokens (e.g. 4M)");
+  auto time = ResolveTimeModel(a, req);
+  if (!time.ok()) return time.status();
+  req.time = *time;
   return req;
 }
 

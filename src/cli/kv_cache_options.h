@@ -23,6 +23,14 @@ struct KvCacheArgs {
   unsigned threads = 0;
   std::string tiers;  // --tiers hbm=80GiB,dram=1TiB,ssd=8TiB
   std::string tier_mode = "exclusive";
+  // Time model over the tiers (needs --tiers and a model with compute values).
+  std::string gpu = "h100";
+  std::string compute_precision = "bf16";
+  double mfu = 0.4;
+  std::string tier_bandwidth;  // NAME=RATE,... (defaults: tier 2 pcie-gen5-x16, then nvme-gen5)
+  double decode_rate = 50;     // tokens/s per request: the load model's --decode-rate
+  double gpu_hour_price = 0;
+  std::string compute_model;  // --compute-model: catalog id for FLOPs when --model is not one
 };
 
 void AddKvCacheOptions(CLI::App* cmd, KvCacheArgs* args);

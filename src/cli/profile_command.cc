@@ -90,7 +90,9 @@ int RunProfile(const ProfileArgs& a) {
     PrintError(kv_request.status().message());
     return kExitUnusable;
   }
-  auto tiers_request = ResolveTiersArgs(a.kv, *kv_request);
+  KvCacheArgs tier_args = a.kv;
+  tier_args.decode_rate = a.fleet.decode_rate;  // one --decode-rate for the load and time models
+  auto tiers_request = ResolveTiersArgs(tier_args, *kv_request);
   if (!tiers_request.ok()) {
     PrintError(tiers_request.status().message());
     return kExitUnusable;

@@ -148,7 +148,8 @@ def main():
         "generated mooncake, fleet with unbounded workers, KV bytes given": [
             mooncake, "--format", "mooncake", "--workers", "4", "--per-worker-capacity",
             "1K,unbounded", "--kv-bytes-per-token", "65536", "--policies", "lru,fifo",
-            "--tiers", "hbm=64MiB,dram=1GiB,ssd=4K"],
+            "--tiers", "hbm=64MiB,dram=1GiB,ssd=4K", "--compute-model", "llama-3.1-8b",
+            "--gpu-hour-price", "2"],
         "generated bailian": [bailian, "--capacity", "256,1K,4K"],
         "cctrace directory": [cct, "--warm-prefix"],
     }
@@ -176,6 +177,8 @@ def main():
     assert mc["fleet"]["capacities"][-1]["per_worker_capacity_blocks"] is None
     assert mc["kv_cache"]["precision"] is None and mc["kv_cache"]["bytes_per_token"] == 65536
     assert [t["capacity_blocks"] for t in mc["tiers"]["tiers"]] == [2, 32, 8], mc["tiers"]
+    assert mc["tiers"]["time_model"]["estimate"] is True, mc["tiers"]
+    assert mc["tiers"]["rows"][0]["cost_saved_per_month"] is not None, mc["tiers"]["rows"][0]
     bl = reports["generated bailian"]
     assert bl["replay"]["conversations_known"] is True
     assert "across" in bl["curve"][0]
@@ -209,7 +212,8 @@ def main():
         "renaming a key went unnoticed at %s; expected only the free-key maps %s" %
         (sorted(passed - FREE_KEY_MAPS), sorted(FREE_KEY_MAPS)))
     for must in ("fleet", "fleet.policies[].points[]", "fleet.capacities[]", "kv_cache",
-                 "kv_cache.entries[]", "tiers", "tiers.tiers[]", "tiers.rows[]", "cctrace", "cctrace.conversations[].parent", "gateway",
+                 "kv_cache.entries[]", "tiers", "tiers.tiers[]", "tiers.rows[]",
+                 "tiers.time_model", "tiers.time_model.no_cache", "cctrace", "cctrace.conversations[].parent", "gateway",
                  "gateway.provider_cache", "prefixes.by_volume[]", "distributions"):
         assert must in all_paths, must
 

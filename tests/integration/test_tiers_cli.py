@@ -56,6 +56,22 @@ def main():
     t = json.load(open(out + ".json"))["tiers"]
     assert [x["capacity_blocks"] for x in t["tiers"]] == [2, 1, 4], t  # 1 MiB = 2 blocks of 512 KiB
 
+    # Time model: the bundled catalog's Llama 3.1 8B FLOPs; a tier name --tiers lacks is an error.
+    p = run("profile", trace, "--format", "mooncake", "-o", out, "--kv-bytes-per-token", "1024",
+            "--tiers", "hbm=1MiB,dram=2MiB", "--compute-model", "llama-3.1-8b",
+            "--tier-bandwidth", "dram=nvme-gen4", "--gpu", "b200", "--gpu-hour-price", "3")
+    tm = json.load(open(out + ".json"))["tiers"]["time_model"]
+    assert tm["gpu"].startswith("NVIDIA B200") and tm["peak_flops"] == 2250e12, tm
+    assert tm["tier_bandwidth"][1] == {"bytes_per_s": 7e9, "source": "nvme-gen4"}, tm
+    assert tm["active_params"] == 6979321856, tm
+    assert "TTFT p50" in p.stdout and "per month at 3" in p.stdout, p.stdout
+    html = open(out + ".html").read()
+    assert 'id="tiers-stack"' in html and 'id="tiers-ttft"' in html and "model estimate" in html
+    p = run("profile", trace, "--format", "mooncake", "-o", out, "--kv-bytes-per-token", "1024",
+            "--tiers", "hbm=1MiB,dram=2MiB", "--compute-model", "llama-3.1-8b",
+            "--tier-bandwidth", "ssd=7GB/s", expect=2)
+    assert "no tier named 'ssd'" in p.stderr, p.stderr
+
     public = os.path.join(SHARED, "conversation_trace.jsonl") if SHARED else ""
     if not public or not os.path.exists(public):
         print("SKIP public-trace check: conversation_trace.jsonl is absent from ../shared/data")
@@ -82,6 +98,13 @@ def main():
         assert r["total_hit_tokens"] == flat[r["effective_capacity_blocks"]], (r, flat)
         assert r["flat_lru_hit_tokens"] == r["total_hit_tokens"], r
     asked = [r for r in t["rows"] if r["asked"]][0]
+    nc = t["time_model"]["no_cache"]["ttft_s"]
+    h = asked["total_hit_rate"]
+    assert asked["ttft_s"]["p50"] < nc["p50"] and 1 < asked["e2e_speedup"] < 1 / (1 - h), asked
+    print("public trace, GLM-5.2 on H100 bf16 MFU 0.4: TTFT p50 %.3f -> %.3f s, p95 %.3f -> %.3f s,"
+          " end-to-end %.2fx, %.1f GPU-hours saved per day" % (
+              nc["p50"], asked["ttft_s"]["p50"], nc["p95"], asked["ttft_s"]["p95"],
+              asked["e2e_speedup"], asked["gpu_hours_saved_per_day"]))
     print("public trace, GLM-5.2 hbm 80GiB + dram 1TiB + ssd 8TiB: hit rate by tier",
           [round(x, 4) for x in asked["hit_rate"]], "total", round(asked["total_hit_rate"], 4))
 
