@@ -9,18 +9,18 @@
 namespace ltl {
 
 void RadixLruFigures::Evaluate(const std::vector<uint64_t>& capacities) {
-  std::vector<uint64_t> todo;
+  std::vector<uint64_t> uncomputed;
   for (uint64_t c : capacities) {
     if (c == 0)
       hits_[0] = HitTokens{};  // no cache
     else if (!hits_.count(c))
-      todo.push_back(c);
+      uncomputed.push_back(c);
   }
-  std::sort(todo.begin(), todo.end());
-  todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
-  if (todo.empty()) return;
+  std::sort(uncomputed.begin(), uncomputed.end());
+  uncomputed.erase(std::unique(uncomputed.begin(), uncomputed.end()), uncomputed.end());
+  if (uncomputed.empty()) return;
   std::vector<PolicyRun> runs =
-      RunPolicySweep(trace_, options_, {&RadixLruEviction()}, todo, threads_);
+      RunPolicySweep(trace_, options_, {&RadixLruEviction()}, uncomputed, threads_);
   for (const PolicyRun& run : runs) hits_[run.capacity_blocks] = run.result.hit;
 }
 
