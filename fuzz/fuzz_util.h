@@ -77,17 +77,18 @@ inline bool SameSkips(const SkipCounter& a, const SkipCounter& b) {
   return true;
 }
 
-// Lines of `data` as LineReader numbers them, minus those holding only spaces, tabs and a final
-// '\r' (which every JSONL reader treats as blank): an independent count of the rows a reader
-// must either accept or skip.
-inline uint64_t NonBlankLines(std::string_view data) {
+// Lines of `data` as LineReader numbers them, minus blank ones: an independent count of the rows a
+// reader must either accept or skip. A blank line holds only bytes of `blank` and a final '\r':
+// " \t" for the hashed-trace readers; the gateway JSON reader trims every JSON whitespace byte, so
+// a line of spaces around an inner CR is blank there (pass " \t\r").
+inline uint64_t NonBlankLines(std::string_view data, std::string_view blank = " \t") {
   uint64_t n = 0;
   size_t pos = 0;
   while (pos < data.size()) {
     size_t nl = data.find('\n', pos);
     std::string_view line = data.substr(pos, nl == std::string_view::npos ? nl : nl - pos);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") != std::string_view::npos) ++n;
+    if (line.find_first_not_of(blank) != std::string_view::npos) ++n;
     if (nl == std::string_view::npos) break;
     pos = nl + 1;
   }

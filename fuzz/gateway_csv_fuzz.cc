@@ -1,6 +1,8 @@
 // libFuzzer target: the CSV gateway-log reader (header mapping, row processing, rendering, cutting,
 // hashing), with the shared properties of gateway_fuzz_impl.h, plus: when the header is usable,
-// every CSV record after it is a request, a counted skip or a counted non-2xx row.
+// every CSV record after it is a request, a counted skip or a counted non-2xx row (records counted
+// as the reader does: expecting the header's width, so a runaway quote costs one record per line
+// passed over while resynchronizing).
 #include "fuzz/gateway_fuzz_impl.h"
 #include "read/csv_reader.h"
 
@@ -19,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (o == ltl::CsvReader::Outcome::kEnd) break;
     if (!header) {
       header = o == ltl::CsvReader::Outcome::kRecord;
+      if (header) csv.ExpectFields(csv.fields().size());
       continue;
     }
     ++rows;

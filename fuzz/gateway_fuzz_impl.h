@@ -1,8 +1,9 @@
 // The body of the gateway-log fuzz targets (CSV and JSONL). Properties beyond "no crash":
 //  - reading the same bytes with a 64-byte buffer fed 1..256 bytes at a time and with a 1 MiB
 //    buffer fed whole gives identical records, skip counts, filtered counts and status;
-//  - records carry only anonymous keys: a conversation is "" or a tag letter and 16 hex digits,
-//    a session field is "" or one of the fixed report names (never input text);
+//  - records carry only anonymous keys: a conversation is "", a keyed session digest ('s' and 16
+//    hex digits) or an inferred conversation number ('p' and 8 hex digits), a session field is ""
+//    or one of the fixed report names (never input text);
 //  - the layout byte chooses --template, so every layout renders fuzzed bodies.
 #pragma once
 
@@ -20,7 +21,9 @@ struct GatewayRun {
 
 inline bool AnonymousKey(const std::string& k) {
   if (k.empty()) return true;
-  if (k.size() != 17 || (k[0] != 'p' && k[0] != 's')) return false;
+  const bool session = k.size() == 17 && k[0] == 's';
+  const bool inferred = k.size() == 9 && k[0] == 'p';  // InferConversations' counter
+  if (!session && !inferred) return false;
   return k.find_first_not_of("0123456789abcdef", 1) == std::string::npos;
 }
 

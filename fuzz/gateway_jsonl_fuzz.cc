@@ -15,6 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (run.stats.source == "otel-genai" || run.stats.source == "openllmetry") return 0;
   LTL_FUZZ_CHECK(run.records.size() + run.skips.total() + run.stats.filtered_status +
                      run.stats.ignored ==
-                 ltl::fuzz::NonBlankLines(text));
+                 ltl::fuzz::NonBlankLines(text, " \t\r"));
   return 0;
 }

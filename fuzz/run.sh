@@ -3,7 +3,8 @@
 # time, two at a time, starting from the seed corpus in fuzz/corpus/<target>/. New inputs found go
 # to build-fuzz/corpus/<target>/ (kept between local runs, never into the repository); a crash or a
 # failed property is saved under build-fuzz/findings/ and makes the script exit 1.
-# Usage: fuzz/run.sh SECONDS [TARGET...]     (default: every fuzz/*_fuzz.cc)
+# Usage: fuzz/run.sh SECONDS [TARGET...]     (default: every fuzz/*_fuzz.cc; "gateway_csv" and
+#        "gateway_csv_fuzz" name the same target)
 # Env: FUZZ_JOBS (targets run at once, default 2), FUZZ_BUILD_DIR (default build-fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,8 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then
   for f in fuzz/*_fuzz.cc; do targets+=("$(basename "$f" .cc)"); done
 fi
+targets=("${targets[@]/%_fuzz/}")
+targets=("${targets[@]/%/_fuzz}")
 scripts/configure.sh sanitize "$build"
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 mkdir -p "$build/findings" "$build/logs"
@@ -41,7 +44,6 @@ run_one() {
 status=0
 pids=()
 for t in "${targets[@]}"; do
-  t=${t%_fuzz}_fuzz
   run_one "$t" &
   pids+=($!)
   if ((${#pids[@]} >= jobs)); then
