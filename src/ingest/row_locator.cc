@@ -619,17 +619,17 @@ LocateResult RowLocator::Finish(LocatedRow* out, const char** reason, std::strin
   if (Find(FieldId::kResponse, &rv) && AsJson(rv, &resp) && resp.is_object()) {
     object ro = resp.get_object().value_unsafe();
     element inner;
+    bool usable = true;
     if (ro.at_key("usage").error() && ro.at_key("choices").error() &&
         ro.at_key("content").error() && !ro.at_key("body").get(inner)) {
       Value iv;
       iv.is_elem = true;
       iv.elem = inner;
-      if (AsJson(iv, &inner) && inner.is_object())
-        resp = inner;  // Portkey: response.body
-      else
-        resp = element();
+      // Portkey: response.body. (A default element has no document: never query one.)
+      usable = AsJson(iv, &inner) && inner.is_object();
+      if (usable) resp = inner;
     }
-    if (resp.is_object()) {
+    if (usable) {
       out->response = resp;
       out->has_response = true;
     }

@@ -231,6 +231,25 @@ TEST(GatewayJsonl, HeadersAndWrappers) {
   EXPECT_EQ(l.skips.by_reason().begin()->second.lines, std::vector<uint64_t>{10});
 }
 
+// A response whose "body" is not an object (a string, a number) is no response: the request is
+// read with estimated counts, and nothing queries the missing document (a fuzz finding: UBSan
+// "member access within null pointer" in simdjson before the fix).
+TEST(GatewayJsonl, ResponseBodyThatIsNotAnObjectIsIgnored) {
+  const std::string text =
+      BodyWith(R"("response": {"status": 200, "body": "upstream timeout"})") + "\n" +
+      BodyWith(R"("response": {"body": 7})") + "\n" +
+      BodyWith(R"("response": {"body": {"usage": {"prompt_tokens": 9, "completion_tokens": 2}}})") +
+      "\n";
+  Loaded l = Load("respbody.jsonl", text);
+  ASSERT_TRUE(l.status.ok()) << l.status.message();
+  ASSERT_EQ(l.in.records.size(), 3u);
+  EXPECT_FALSE(l.in.records[0].exact_counts);
+  EXPECT_FALSE(l.in.records[1].exact_counts);
+  EXPECT_EQ(l.in.records[1].output_tokens, -1);
+  EXPECT_TRUE(l.in.records[2].exact_counts);
+  EXPECT_EQ(l.in.records[2].input_tokens, 9);
+}
+
 TEST(GatewayJsonl, UsageExactCountsAndProviderCacheHits) {
   auto line = [](const std::string& response) {
     return R"({"request_json": {"messages": [{"role": "user", "content": "hi"}]}, "response_json": )" +
