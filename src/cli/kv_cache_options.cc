@@ -37,32 +37,40 @@ void AddKvCacheOptions(CLI::App* cmd, KvCacheArgs* a) {
                   "(an exclusive LRU hierarchy; sizes in bytes of KV need --model, --model-config "
                   "or --kv-bytes-per-token; plain sizes like 4M are tokens). One cache: with "
                   "--workers the tiers still model the whole trace as one cache");
-  cmd->add_option("--tier-mode", a->tier_mode,
-                  "exclusive (default: a block lives in one tier, demoted on eviction, promoted "
-                  "on a hit) or inclusive (each tier an LRU over every access, lower tiers a "
-                  "superset, as LMCache's CPU + disk backends)")
-      ->check(CLI::IsMember({"exclusive", "inclusive"}));
-  cmd->add_option("--gpu", a->gpu,
-                  "Time model over --tiers: the GPU whose dense tensor peak prefills (h100, h200, "
-                  "b200, mi300x; default h100)");
-  cmd->add_option("--compute-precision", a->compute_precision,
-                  "Time model: the peak used, bf16 (default) or fp8")
-      ->check(CLI::IsMember({"bf16", "fp8"}));
-  cmd->add_option("--mfu", a->mfu,
-                  "Time model: achieved share of the GPU's dense peak in prefill (default 0.4, "
-                  "the low end of the 38-43% BF16 MFU Meta reports for Llama 3 on H100)")
-      ->check(CLI::Range(0.001, 1.0));
-  cmd->add_option("--tier-bandwidth", a->tier_bandwidth,
-                  "Time model: NAME=RATE per lower tier, e.g. dram=50GB/s,ssd=nvme-gen4 (presets "
-                  "pcie-gen5-x16, pcie-gen4-x16, nvme-gen5, nvme-gen4; default: the second tier "
-                  "pcie-gen5-x16, later tiers nvme-gen5)");
-  cmd->add_option("--gpu-hour-price", a->gpu_hour_price,
-                  "Time model: price of one GPU-hour; prints the prefill cost saved per day and "
-                  "month")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--compute-model", a->compute_model,
-                  "Time model: catalog model whose FLOPs to use when --model is not given or is "
-                  "not the served model (default: --model, or --model-config's file)");
+  a->tier_options.push_back(
+      cmd->add_option(
+             "--tier-mode", a->tier_mode,
+             "exclusive (default: a block lives in one tier, demoted on eviction, promoted "
+             "on a hit) or inclusive (each tier an LRU over every access, lower tiers a "
+             "superset, as LMCache's CPU + disk backends)")
+          ->check(CLI::IsMember({"exclusive", "inclusive"})));
+  a->tier_options.push_back(cmd->add_option(
+      "--gpu", a->gpu,
+      "Time model over --tiers: the GPU whose dense tensor peak prefills (h100, h200, "
+      "b200, mi300x; default h100)"));
+  a->tier_options.push_back(cmd->add_option("--compute-precision", a->compute_precision,
+                                            "Time model: the peak used, bf16 (default) or fp8")
+                                ->check(CLI::IsMember({"bf16", "fp8"})));
+  a->tier_options.push_back(
+      cmd->add_option("--mfu", a->mfu,
+                      "Time model: achieved share of the GPU's dense peak in prefill (default 0.4, "
+                      "the low end of the 38-43% BF16 MFU Meta reports for Llama 3 on H100)")
+          ->check(CLI::Range(0.001, 1.0)));
+  a->tier_options.push_back(cmd->add_option(
+      "--tier-bandwidth", a->tier_bandwidth,
+      "Time model: NAME=RATE per lower tier, e.g. dram=50GB/s,ssd=nvme-gen4 (presets "
+      "pcie-gen5-x16, pcie-gen4-x16, nvme-gen5, nvme-gen4; default: the second tier "
+      "pcie-gen5-x16, later tiers nvme-gen5)"));
+  a->tier_options.push_back(
+      cmd->add_option(
+             "--gpu-hour-price", a->gpu_hour_price,
+             "Time model: price of one GPU-hour; prints the prefill cost saved per day and "
+             "month")
+          ->check(CLI::NonNegativeNumber));
+  a->tier_options.push_back(cmd->add_option(
+      "--compute-model", a->compute_model,
+      "Time model: catalog model whose FLOPs to use when --model is not given or is "
+      "not the served model (default: --model, or --model-config's file)"));
 }
 
 namespace {
@@ -133,7 +141,14 @@ Result<TimeModelRequest> ResolveTimeModel(const KvCacheArgs& a, const TiersReque
 
 Result<TiersRequest> ResolveTiersArgs(const KvCacheArgs& a, const KvCacheRequest& kv) {
   TiersRequest req;
-  if (a.tiers.empty()) return req;
+  if (a.tiers.empty()) {
+    for (const CLI::Option* o : a.tier_options)
+      if (o->count() > 0)
+        return Status::InvalidArgument(o->get_name() +
+                                       " applies to the tiered store: give --tiers too (e.g. "
+                                       "--tiers hbm=80GiB,dram=1TiB)");
+    return req;
+  }
   auto parsed = ParseTierList(a.tiers);
   if (!parsed.ok()) return Status::InvalidArgument("--tiers: " + parsed.status().message());
   req.tiers = *parsed;

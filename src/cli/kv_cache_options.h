@@ -31,6 +31,9 @@ struct KvCacheArgs {
   double decode_rate = 50;     // tokens/s per request: the load model's --decode-rate
   double gpu_hour_price = 0;
   std::string compute_model;  // --compute-model: catalog id for FLOPs when --model is not one
+  // The options above that mean something only with --tiers (checked: given alone, an error
+  // rather than a silently ignored flag).
+  std::vector<const CLI::Option*> tier_options;
 };
 
 void AddKvCacheOptions(CLI::App* cmd, KvCacheArgs* args);

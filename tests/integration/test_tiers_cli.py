@@ -1,5 +1,5 @@
 """`profile --tiers`: a hand-computed three-tier split through the command line, the argument
-errors, and on the public Mooncake conversation trace (when ../shared/data has it) GLM-5.2 with
+errors (a tier or time-model flag without --tiers is refused, not ignored), and on the public Mooncake conversation trace (when ../shared/data has it) GLM-5.2 with
 HBM + DRAM + SSD: every row's tier-1+2+3 total equals the flat LRU curve at the summed capacity,
 replayed by a second, tier-less run (`--capacity-blocks`)."""
 import json
@@ -71,6 +71,11 @@ def main():
             "--tiers", "hbm=1MiB,dram=2MiB", "--compute-model", "llama-3.1-8b",
             "--tier-bandwidth", "ssd=7GB/s", expect=2)
     assert "no tier named 'ssd'" in p.stderr, p.stderr
+    # A time-model or tier flag without --tiers would be ignored: it is refused by name instead.
+    for flag, value in [("--gpu", "h200"), ("--mfu", "0.5"), ("--tier-mode", "inclusive"),
+                        ("--gpu-hour-price", "2.5"), ("--compute-model", "llama-3.1-8b")]:
+        p = run("profile", trace, "--format", "mooncake", "-o", out, flag, value, expect=2)
+        assert flag in p.stderr and "--tiers" in p.stderr, (flag, p.stderr)
 
     public = os.path.join(SHARED, "conversation_trace.jsonl") if SHARED else ""
     if not public or not os.path.exists(public):
