@@ -196,9 +196,11 @@ def writers():
     def portkey_api(c):
         return {"request": {"url": "https://api.openai.com/v1/chat/completions", "method": "POST",
                             "headers": {}, "body": body(c)},
+                # Portkey-AI/docs api-reference/logs.md: response.time, metadata.traceId. The
+                # documented object has no time field; created_at is the reader's assumption.
                 "response": {"status": 500 if c["failed"] else 200, "headers": {}, "body": {},
-                             "response_time": 800},
-                "metadata": {"trace_id": filler_or_real(c), "created_at": iso(c["t"])}}
+                             "time": 800},
+                "metadata": {"traceId": filler_or_real(c), "created_at": iso(c["t"])}}
 
     def langfuse(c):
         r = {"id": str(uuid.uuid4()), "traceId": str(uuid.uuid4()), "type": "GENERATION",
@@ -232,12 +234,23 @@ def writers():
                 "endTime": c["t"] + 2.0, "model": "gpt-4o", "messages": c["messages"],
                 "model_parameters": {"tools": TOOLS, "temperature": 0}, "response": {}}
 
-    def kong(c):
+    def kong_base(c):
         return {"started_at": int(c["t"] * 1000), "request": {"headers": (
             {"x-session-id": c["session"]} if c["session"] else {})},
-            "response": {"status": 500 if c["failed"] else 200},
-            "ai": {"payload": {"request": json.dumps(body(c))},
-                   "ai-proxy": {"meta": {"request_model": "gpt-4o"}, "usage": {}}}}
+            "response": {"status": 500 if c["failed"] else 200}}
+
+    def kong(c):
+        # Kong >= 3.8: everything under the "proxy" namespace (serialize-analytics.lua).
+        return dict(kong_base(c), ai={"proxy": {
+            "payload": {"request": json.dumps(body(c)), "response": "{}"},
+            "meta": {"request_model": "gpt-4o", "llm_latency": 800},
+            "usage": {"prompt_tokens": 0, "completion_tokens": 0}}})
+
+    def kong_37(c):
+        # Kong 3.6/3.7: the body at ai.payload.request, statistics per plugin name.
+        return dict(kong_base(c), ai={"payload": {"request": json.dumps(body(c))},
+                                      "ai-proxy": {"meta": {"request_model": "gpt-4o"},
+                                                   "usage": {"prompt_token": 0}}})
 
     def anthropic_params(c):
         msgs = []
@@ -279,7 +292,12 @@ def writers():
             {"custom_id": f"r{c['conv']}-{c['turn']}", "params": anthropic_params(c)}
             for c in calls]}, indent=2)),
         "kong-ai": ("jsonl", jl(kong)),
+        "kong-ai-3.7": ("jsonl", jl(kong_37)),
     }
+
+
+# Samples of an older shape of the same source.
+SAMPLE_SOURCE = {"kong-ai-3.7": "kong-ai"}
 
 
 # Sources whose shape carries no status or session: the workload is written without them.
@@ -306,7 +324,7 @@ class GatewaySources(unittest.TestCase):
         self.assertEqual(r.returncode, 0, f"{name}: {r.stderr}")
         with open(out + ".json") as f:
             rep = json.load(f)
-        source = name.replace("-csv", "").replace("-array", "")
+        source = SAMPLE_SOURCE.get(name, name.replace("-csv", "").replace("-array", ""))
         self.assertEqual(rep["input"]["detection"]["source"], source, name)
         self.assertEqual(rep["counts"]["requests"], exp["requests"], name)
         self.assertEqual(rep["counts"]["filtered_status"], exp["failed"], name)
@@ -364,7 +382,8 @@ class GatewaySources(unittest.TestCase):
     def test_list_sources_names_every_source_with_an_example(self):
         r = run(["list-sources"])
         self.assertEqual(r.returncode, 0, r.stderr)
-        for name in {n.replace("-csv", "").replace("-array", "") for n in writers()}:
+        for name in {SAMPLE_SOURCE.get(n, n.replace("-csv", "").replace("-array", ""))
+                     for n in writers()}:
             self.assertIn(name, r.stdout)
         self.assertIn("generic", r.stdout)
 

@@ -1,9 +1,15 @@
-// Sources `openai-batch` and `anthropic-batch`: batch API input files. OpenAI Batch: one
-// {custom_id, method, url, body} per line, body a chat request (platform.openai.com batch guide).
-// Anthropic Message Batches: the create body {"requests": [{custom_id, params}]}, one
-// pretty-printed document (the document framing reads its array) or one {custom_id, params} per
-// line; params is a Messages request (docs.anthropic.com, Message Batches API). Neither has times,
-// statuses or sessions: conversations are inferred from the prompts.
+// Sources `openai-batch` and `anthropic-batch`: batch API input files.
+// OpenAI Batch: a JSONL input file (openai/openai-python src/openai/types/batch_create_params.py
+// @ 03febd7da9294ef5467c519792a8efb25f3b6990: endpoint /v1/chat/completions among others), one
+// BatchRequestInput {custom_id, method: "POST", url} per line (the OpenAPI schema, read in a
+// stored generated copy; no copy in OpenAI's own repositories was found); `body` holding the chat
+// request is from the batch guide page (platform.openai.com, no repository found).
+// Anthropic Message Batches (anthropics/anthropic-sdk-python
+// src/anthropic/types/messages/batch_create_params.py @ 00dcf921fb0cdeacb827e7b17e9a41e39b48f61b):
+// the create body {"requests": [{custom_id, params}]}, params a Messages request (model,
+// max_tokens, messages, system, tools, ...); read as one pretty-printed document (the document
+// framing reads its array) or as one {custom_id, params} per line. Neither has times, statuses
+// or sessions: conversations are inferred from the prompts.
 #include "ingest/source_spec.h"
 
 namespace ltl {

@@ -1,7 +1,8 @@
 // Source `generic`: any gateway log that keeps an OpenAI chat / Anthropic Messages body in a
 // request_json-like column or key (or is the body itself, one request per line), the fallback
 // when no tool's own shape is recognised. These are the names the reader accepted before sources
-// became tables; docs/FORMATS.md lists them.
+// became tables; docs/FORMATS.md lists them. No tool writes this shape, so nothing here is cited:
+// each tool's own names are in its own table (and cited there).
 #include "ingest/source_spec.h"
 
 namespace ltl {

@@ -1,12 +1,22 @@
-// Source `langfuse`: Langfuse observations, as the public API / UI export writes them (JSONL,
-// JSON or CSV; camelCase keys) and as the blob-storage export does (snake_case). Only GENERATION
-// observations are model calls; SPAN and EVENT rows are counted and ignored. Facts: the
-// observation fields of Langfuse's public API (genai-rs/langfuse-client-base docs/
-// ObservationsApi.md, generated from Langfuse's OpenAPI): id, traceId, type, startTime, endTime,
-// completionStartTime, model, input, output, usageDetails, level (DEBUG, DEFAULT, WARNING,
-// ERROR); level ERROR marks a failed call. `input` is what the integration logged: a message
-// list, or {messages, tools}. The session lives on the trace (sessionId); traceId is one per
-// request unless the client grouped calls, so it is a filler when it never repeats.
+// Source `langfuse`: Langfuse observations, as the UI batch export writes them (JSONL, JSON or
+// CSV; camelCase keys) and as the blob-storage export does (snake_case). Only GENERATION
+// observations are model calls; SPAN and EVENT rows are counted and ignored. Facts:
+// - The batch export (langfuse/langfuse worker/src/features/database-read-stream/
+//   observation-stream.ts @ 03b77af5f77d3cc2363de874ce72c04eafb80e63) selects the snake_case
+//   columns id, type, start_time, end_time, trace_id, completion_start_time, usage_details,
+//   level, provided_model_name, input, output, ... and writes each row through convertObservation.
+// - convertObservation (langfuse/langfuse packages/shared/src/server/repositories/
+//   observations_converters.ts @ 010ff9205c9a93974e6bd0c7b0f2f032dc1e6a41) names them id,
+//   traceId, type, startTime, endTime, completionStartTime, model (= provided_model_name),
+//   input, output, usageDetails, level, userId, sessionId (sessionId only where the row carries
+//   session_id; older exports have no sessionId column, and the session lives on the trace:
+//   Trace.sessionId in fern/apis/server/definition/commons.yml @
+//   0010e28ff5f0138b178553ed2b7143a2f275f09d, which also gives ObservationLevel DEBUG, DEFAULT,
+//   WARNING, ERROR). level ERROR marks a failed call.
+// - `input` is what the integration logged: a message list, or {messages, tools}; the
+//   usageDetails keys input / output are Langfuse's; `input_cached_tokens` is not confirmed in
+//   Langfuse's own repositories (searched, not found). traceId is one per request unless the
+//   client grouped calls into one trace, so it is a filler when it never repeats.
 #include "ingest/source_spec.h"
 
 namespace ltl {

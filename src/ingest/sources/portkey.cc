@@ -1,12 +1,15 @@
 // Sources `portkey-export`, `portkey-legacy`, `portkey-logs-api`: Portkey's three log shapes.
 // Facts: the logs export (docs page portkey.ai/docs/product/observability/logs-export, stored
-// copy) selects fields such as id, trace_id, created_at, request, response,
-// response_status_code, ai_model; Portkey fills trace_id with a generated id when the client
-// sent no x-portkey-trace-id (a filler when it never repeats). The POST /v1/logs body
-// (Portkey-AI/docs api-reference/logs.md; portkey.ai/docs/aigw/api-reference/logs/post-logs) is
-// {request: {url, method, headers, body}, response: {status, headers, body, response_time},
-// metadata: {trace_id, span_id, ...}}. The legacy export wrote the same fields as flat dotted keys
-// ("request.body", "response.status").
+// copy, no repository found: Portkey-AI/docs holds no such page) selects fields such as id,
+// trace_id, created_at, request, response, response_status_code, ai_model; Portkey fills
+// trace_id with a generated id when the client sent no x-portkey-trace-id (a filler when it
+// never repeats; same page, not confirmed in a repository). The POST /v1/logs body
+// (Portkey-AI/docs api-reference/logs.md @ 3a2a72aa56d52a88909cf349ce009537dd5d6812) is
+// {request: {url, method, headers, body}, response: {status, headers, body, time},
+// metadata: {organisationId, userId, model, provider, isSuccess, traceId, spanId, ...}}: it
+// documents no time field, so created_at / timestamp are read when present. The legacy export
+// wrote the same fields as flat dotted keys ("request.body", "response.status"): from the
+// project's earlier reader, no Portkey source or page found for it.
 #include "ingest/source_spec.h"
 
 namespace ltl {
@@ -56,9 +59,9 @@ extern const SourceSpec kPortkeyLegacy = {
 extern const SourceSpec kPortkeyLogsApi = {
     .name = "portkey-logs-api",
     .tool = "Portkey POST /v1/logs bodies",
-    .summary = "request {body, headers}, response {status, body, response_time}, metadata.trace_id",
+    .summary = "request {body, headers}, response {status, body, time}, metadata.traceId",
     .example =
-        R"({"request": {"url": "...", "body": {"messages": [...]}, "headers": {}}, "response": {"status": 200, "body": {...}, "response_time": 812}, "metadata": {"trace_id": "..."}})",
+        R"({"request": {"url": "...", "body": {"messages": [...]}, "headers": {}}, "response": {"status": 200, "body": {...}, "time": 812}, "metadata": {"traceId": "..."}})",
     .detect_all = {"request.body", "response.status", "metadata"},
     .priority = 45,
     .body = {"request.body"},
@@ -68,8 +71,8 @@ extern const SourceSpec kPortkeyLogsApi = {
     .time = {"metadata.created_at", "created_at", "timestamp"},
     .session = {"metadata.session_id"},
     .session_headers = {"request.headers"},
-    .filler_session = {"metadata.trace_id", "metadata.traceId"},
-    .latency_ms = {"response.response_time", "response.time"},
+    .filler_session = {"metadata.traceId", "metadata.trace_id"},
+    .latency_ms = {"response.time", "response.response_time"},
 };
 
 }  // namespace ltl
