@@ -11,6 +11,20 @@
 
 namespace ltl {
 
+// Where each figure was confirmed (all matched; none corrected):
+// - H100 SXM: NVIDIA's H100 datasheet table as reproduced at archive-lib.hpctech.co.jp/gpuproduct/
+//   nvidia-h100.html (BF16 1,979 / FP8 3,958 TFLOPS "shown with sparsity, 1/2 lower without"); the
+//   exact dense 989.4 / 1,978.9 (the Hopper whitepaper's table) at glennklockwood.com/garden/
+//   processors/h100. The whitepaper itself is not stored.
+// - H200 SXM: lzwjava.github.io/nvidia-h200-gpu-specs-en (FP8 3,958 TFLOPS with sparsity, identical
+//   to H100; same GH100 compute). NVIDIA's H200 datasheet itself is not stored.
+// - B200 (HGX): the NVIDIA GB200 NVL72 / HGX B200 specification table as reproduced at
+//   zdszero.github.io/Computer/Artificial_Intelligence/Hardware.html (HGX B200 per GPU: FP16/BF16
+//   4.5 PFLOPS, FP8 9 PFLOPS with sparsity; 72 PFLOPS FP8 per 8 GPUs) and
+//   glennklockwood.com/garden/processors/B200 (HGX B200 at 1,000 W: BF16 2,250 dense / 4,500
+//   sparse, FP8 4,500 / 9,000).
+// - MI300X: github.com/alpharomercoma/MI300X-vs-H200 METHODOLOGY.md @ 6077fdc7 (BF16 dense 1307.4,
+//   FP8 dense 2614.9 TFLOP/s, quoting AMD's specification). AMD's datasheet itself is not stored.
 const std::vector<GpuPreset>& GpuPresets() {
   static const std::vector<GpuPreset> gpus = {
       {"h100", "NVIDIA H100 SXM", 989.4, 1978.9,
@@ -28,7 +42,11 @@ const std::vector<GpuPreset>& GpuPresets() {
 }
 
 const std::vector<LinkPreset>& LinkPresets() {
-  // PCIe: 32 GT/s (Gen5) or 16 GT/s (Gen4) per lane x lanes x 128/130 encoding / 8 bits.
+  // PCIe: 32 GT/s (Gen5) or 16 GT/s (Gen4) per lane x lanes x 128/130 encoding / 8 bits
+  // (arithmetic from the PCIe line rates; 63.0 and 31.5 GB/s). SSDs: Samsung 9100 PRO 14,700 MB/s
+  // read confirmed at news.warptechlab.com/news/215686385, Samsung 990 PRO 7,450 MB/s at
+  // gamebastion.com/n/samsung-s-new-flagship-ssds-are-even-more/209329 (The Verge's launch report);
+  // Crucial T705 14.5 GB/s: not confirmed from a stored source.
   static const std::vector<LinkPreset> links = {
       {"pcie-gen5-x16", 63.0, "PCIe 5.0: 32 GT/s x 16 lanes x 128b/130b = 63.0 GB/s per direction"},
       {"pcie-gen4-x16", 31.5, "PCIe 4.0: 16 GT/s x 16 lanes x 128b/130b = 31.5 GB/s per direction"},

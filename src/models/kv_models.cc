@@ -103,7 +103,19 @@ std::string KvArchitecture::Derivation(KvPrecision p) const {
 }
 
 // Values are from each model's Hugging Face config.json (keys in parentheses); head_dim, when the
-// config has no such key, is hidden_size / num_attention_heads.
+// config has no such key, is hidden_size / num_attention_heads. Every value was compared against a
+// stored copy (all matched, none corrected); the models with prefill compute values share their
+// sources with model_compute.cc's catalog, whose comments name them (docs/SEMANTICS.md, "Where the
+// catalog values come from"). The two gpt-oss entries:
+// - gpt-oss-120b: huggingface/transformers src/transformers/models/gpt_oss/configuration_gpt_oss.py
+//   @ 02b8f42b, GptOssConfig's defaults (the 120b shape: 36 layers, 128 experts): 8 KV heads,
+//   head_dim 64, sliding_window 128, layer_types alternating sliding / full. The checkpoint's own
+//   config.json is not stored.
+// - gpt-oss-20b: ParagEkbote/hf-model-inspector model_inspection_report.md @ 92931b2d (a report of
+//   openai/gpt-oss-20b's config: 24 layers, 8 KV heads, sliding window 128) and EchoCog/gpt-oss-20b
+//   docs/gpt-oss-20b-architecture.md (head_dim 64, even layers sliding, odd layers full).
+// The kvcache-simulator catalog that the glm-5.2 entry cites is not stored; its 95,232 B/token is
+// quoted from ../shared/notes/consumers.md, and the values it decomposes into are GLM-5's.
 const std::vector<KvModel>& KvModelCatalog() {
   static const std::vector<KvModel> catalog = {
       {"llama-3.1-8b", "Llama 3.1 8B",
