@@ -28,10 +28,13 @@ void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_not
       "Gateway logs: the column/key holding the request time (default: the first of "
       "timestamp, ts, created_at, start_time, startTime, request_created_at, time, ...)");
   cmd->add_option("--template", args->template_name,
-                  "Gateway logs: where the chat template puts the tools: auto (from the model "
-                  "name), tools-first, tools-in-system, tools-in-first-user, anthropic")
-      ->check(CLI::IsMember(
-          {"auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic"}));
+                  "Gateway logs: the fixed layout (where the chat template puts the tools and "
+                  "system prompt): auto (from the model name), tools-first, tools-in-system, "
+                  "tools-in-first-user, anthropic, no-tools, tools-before-last-user, "
+                  "system-in-last-user, harmony")
+      ->check(CLI::IsMember({"auto", "tools-first", "tools-in-system", "tools-in-first-user",
+                             "anthropic", "no-tools", "tools-before-last-user",
+                             "system-in-last-user", "harmony"}));
   cmd->add_option("--chat-template", args->chat_template,
                   "Gateway logs: render every request with this chat template (a .jinja file or a "
                   "tokenizer_config.json; special tokens from the tokenizer_config.json) instead "

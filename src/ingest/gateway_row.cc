@@ -162,7 +162,7 @@ const char* PromptRenderer::Render(simdjson::dom::element body, std::string_view
       return nullptr;
     return reasons_->Intern(reason_);
   }
-  return RenderPrompt(body, layout_, model, out);
+  return RenderPrompt(body, layout_, model, out, now_unix_seconds);
 }
 
 GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config)

@@ -1,6 +1,7 @@
-// Layout: where a model's chat template puts the tool definitions, which decides how much of a
-// prompt two requests with different tool sets can share. Chosen from the model name unless the
-// user overrides it with --template (docs/SEMANTICS.md cites the template lines each follows).
+// Layout: our own description of where a model family's chat template puts the tool definitions
+// and the system prompt, which decides how much of a prompt two requests with different tool sets
+// can share; plus the family's reasoning rule. Chosen from the model name unless the user overrides
+// the layout with --template (docs/SEMANTICS.md says which template behaviour each follows).
 #pragma once
 
 #include <string_view>
@@ -10,16 +11,31 @@
 namespace ltl {
 
 enum class Layout {
-  kAuto,              // choose per request from the model name and body format
-  kToolsFirst,        // GLM, DeepSeek, unknown models: tools before the whole conversation
-  kToolsInSystem,     // Qwen: tools appended to the system message
-  kToolsInFirstUser,  // Llama 3.x: tools inside the first user message
-  kAnthropic,         // Claude / Anthropic Messages bodies: tools -> system -> messages
+  kAuto,                 // choose per request from the model name and body format
+  kToolsFirst,           // GLM, DeepSeek, unknown models: tools before the whole conversation
+  kToolsInSystem,        // Qwen: tools appended to the system message
+  kToolsInFirstUser,     // Llama 3.x: tools inside the first user message
+  kAnthropic,            // Claude / Anthropic Messages bodies: tools -> system -> messages
+  kNoTools,              // DeepSeek V3 / V3.1 / R1: the template never renders the tools
+  kToolsBeforeLastUser,  // Mistral: system first, the tools just before the last user message
+  kSystemInLastUser,     // Mistral Nemo: tools as Mistral, the system only in a final user message
+  kHarmony,  // gpt-oss: a "Current date" line first, then system + tools; first tool call only
+};
+
+// Which assistant reasoning a family's template renders (OpenAI bodies; Anthropic thinking blocks
+// are never rendered).
+enum class Reasoning {
+  kNever,        // reasoning is dropped everywhere
+  kCurrentTurn,  // Qwen3 / QwQ / GLM: reasoning_content of assistant messages after the last user
+                 // message (the current tool loop); dropped once a new user message follows
 };
 
 const char* LayoutName(Layout l);
 Result<Layout> ParseLayoutName(std::string_view name);
 // The layout for one request when the user asked for `requested` (kAuto = decide here).
 Layout ChooseLayout(Layout requested, std::string_view model, bool anthropic_body);
+// The reasoning rule of the model's family (from the name alone: it holds under --template too).
+// gpt-oss's rule (its `thinking` field) is part of the harmony layout.
+Reasoning ChooseReasoning(std::string_view model);
 
 }  // namespace ltl

@@ -1,10 +1,12 @@
-// The three OpenAI-chat layouts (tools-first, tools-in-system, tools-in-first-user). Every message
-// renders as
-//   <|im_start|>ROLE[ name=NAME][
-//   tool_call_id=ID]\nCONTENT[\n<tool_call>\n{...}\n</tool_call>]<|im_end|>\n
-// (a uniform ChatML-style frame: the role markers are constant per message, so only the order of
-// tools, system and messages changes what two requests share). reasoning_content is never rendered.
-// docs/SEMANTICS.md maps each layout to the lines of the model's template it follows.
+// The OpenAI-chat layouts (tools-first, tools-in-system, tools-in-first-user, no-tools,
+// tools-before-last-user, system-in-last-user, harmony). Every message renders as
+//   <|im_start|>ROLE[ name=NAME][ tool_call_id=ID]\n[<think>\nREASONING\n</think>\n\n]CONTENT
+//   [\n<tool_call>\n{...}\n</tool_call>]<|im_end|>\n
+// (a uniform ChatML-style frame: the role markers are constant per message, so only what each
+// family renders, and in which order, changes what two requests share). Reasoning is rendered only
+// where the family's rule keeps it. docs/SEMANTICS.md describes each family.
+#include <ctime>
+
 #include "render/render_parts.h"
 
 namespace ltl::render {
@@ -44,48 +46,117 @@ void Header(object msg, std::string_view role, RenderedPrompt* p) {
   p->text.push_back('\n');
 }
 
-// Content, tool calls and the closing marker of one message; `prefix` is called between the
-// header and the content (the Llama layout puts the tools there).
-template <typename Prefix>
-void Body(object msg, bool identifies, RenderedPrompt* p, Prefix prefix) {
-  prefix();
-  size_t begin = Mark(p);
-  element content;
-  if (Field(msg, "content", &content)) AppendContent(content, p);
-  if (identifies) AddSpan(begin, p);
-  AppendToolCalls(msg, p);
+// How one family's template treats the message list (our description, see docs/SEMANTICS.md).
+struct MessageRules {
+  size_t from = 0;                      // messages before this index are already rendered
+  bool tools_in_first_user = false;     // Llama: the tools open the first user message
+  bool tools_before_last_user = false;  // Mistral: a tools block just before the last user message
+  bool system_in_last_user = false;     // Nemo: the system content only inside a final user message
+  size_t max_calls = SIZE_MAX;          // gpt-oss: only the first of parallel tool calls
+  Reasoning reasoning = Reasoning::kNever;
+  bool thinking_until_final = false;  // gpt-oss: `thinking` of a tool-calling assistant message,
+                                      // while no later assistant answer (without calls) exists
+};
+
+bool HasToolCalls(object msg) {
+  array calls;
+  element fc;
+  return (!msg.at_key("tool_calls").get_array().get(calls) && calls.size() > 0) ||
+         Field(msg, "function_call", &fc);
+}
+
+void AppendThink(std::string_view reasoning, RenderedPrompt* p) {
+  p->text.append("<think>\n");
+  p->text.append(reasoning);
+  p->text.append("\n</think>\n\n");
+}
+
+void ToolsFrame(object body, RenderedPrompt* p) {
+  p->text.append("<|im_start|>tools\n");
+  AppendToolsBlock(body, p);
   p->text.append("<|im_end|>\n");
 }
 
-// Renders messages[from..] in order. System messages before the first user message, and the first
-// user message, mark the conversation-identifying spans. `first_user_prefix` runs inside the first
-// user message before its content.
-template <typename Prefix>
-const char* RenderMessages(array list, size_t from, bool saw_user, RenderedPrompt* p,
-                           Prefix first_user_prefix) {
+// Renders messages[r.from..] in order. System messages before the first user message, and the first
+// user message, mark the conversation-identifying spans.
+const char* RenderMessages(object body, array list, const MessageRules& r, RenderedPrompt* p) {
+  // Indexes the rules depend on: the last user message, the last assistant answer without calls,
+  // and the leading system message (Nemo moves it).
+  size_t last_user = SIZE_MAX, last_answer = SIZE_MAX, n = 0;
+  object system_msg;
+  bool has_system = false;
+  for (element e : list) {
+    object msg;
+    std::string_view role;
+    if (!e.get_object().get(msg) && !msg.at_key("role").get_string().get(role)) {
+      if (role == "user") last_user = n;
+      if (role == "assistant" && !HasToolCalls(msg)) last_answer = n;
+      if (n == 0 && IsSystemRole(role)) {
+        system_msg = msg;
+        has_system = true;
+      }
+    }
+    ++n;
+  }
+  const bool tools = HasTools(body);
+  bool saw_user = false;
   size_t i = 0;
   for (element e : list) {
-    if (i++ < from) continue;
+    const size_t index = i++;
+    if (index < r.from) continue;
     object msg;
     if (e.get_object().get(msg)) return "message is not an object";
     std::string_view role;
     if (msg.at_key("role").get_string().get(role)) return "message without role";
-    bool first_user = !saw_user && role == "user";
-    bool identifies = first_user || (!saw_user && IsSystemRole(role));
+    if (r.system_in_last_user && index == 0 && has_system) continue;
+    if (r.tools_before_last_user && tools && index == last_user) ToolsFrame(body, p);
+    const bool first_user = !saw_user && role == "user";
+    const bool identifies = first_user || (!saw_user && IsSystemRole(role));
     Header(msg, role, p);
-    if (first_user)
-      Body(msg, identifies, p, first_user_prefix);
-    else
-      Body(msg, identifies, p, [] {});
+    if (first_user && r.tools_in_first_user && tools) {
+      p->text.append(
+          "Given the following functions, please respond with a JSON for a function call with its "
+          "proper arguments that best answers the given prompt.\n\nRespond in the format "
+          "{\"name\": function name, \"parameters\": dictionary of argument name and its value}."
+          "Do not use variables.\n\n");
+      AppendTools(body, PyJsonStyle{4}, "\n\n", p);
+    }
+    if (r.system_in_last_user && has_system && role == "user" && index + 1 == n) {
+      element content;
+      if (Field(system_msg, "content", &content)) AppendContent(content, p);
+      p->text.append("\n\n");
+    }
+    if (role == "assistant") {
+      std::string_view reasoning;
+      if (r.reasoning == Reasoning::kCurrentTurn && (last_user == SIZE_MAX || index > last_user))
+        reasoning = StringField(msg, "reasoning_content");
+      if (r.thinking_until_final && HasToolCalls(msg) &&
+          (last_answer == SIZE_MAX || last_answer < index))
+        reasoning = StringField(msg, "thinking");
+      if (!reasoning.empty()) AppendThink(reasoning, p);
+    }
+    const size_t begin = Mark(p);
+    element content;
+    if (Field(msg, "content", &content)) AppendContent(content, p);
+    if (identifies) AddSpan(begin, p);
+    AppendToolCalls(msg, p, r.max_calls);
+    p->text.append("<|im_end|>\n");
     if (role == "user") saw_user = true;
   }
   return nullptr;
 }
 
+// The first message when it is a system/developer message.
+bool SystemFirst(array list, object* first) {
+  std::string_view role;
+  return !list.at(0).get_object().get(*first) && !first->at_key("role").get_string().get(role) &&
+         IsSystemRole(role);
+}
+
 }  // namespace
 
-// GLM-4.5 / DeepSeek: a system block holding the tools comes before the whole conversation.
-const char* RenderToolsFirst(object body, RenderedPrompt* p) {
+// GLM-4.5 / unknown models: a system block holding the tools comes before the whole conversation.
+const char* RenderToolsFirst(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
   if (HasTools(body)) {
@@ -93,19 +164,20 @@ const char* RenderToolsFirst(object body, RenderedPrompt* p) {
     AppendToolsBlock(body, p);
     p->text.append("<|im_end|>\n");
   }
-  return RenderMessages(m.list, 0, false, p, [] {});
+  MessageRules r;
+  r.reasoning = f.reasoning;
+  return RenderMessages(body, m.list, r, p);
 }
 
 // Qwen2.5 / Qwen3: the tools are appended to the first message when it is a system message, or
 // form a system message of their own.
-const char* RenderToolsInSystem(object body, RenderedPrompt* p) {
+const char* RenderToolsInSystem(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
-  size_t from = 0;
+  MessageRules r;
+  r.reasoning = f.reasoning;
   object first;
-  std::string_view role;
-  bool system_first = !m.list.at(0).get_object().get(first) &&
-                      !first.at_key("role").get_string().get(role) && IsSystemRole(role);
+  const bool system_first = SystemFirst(m.list, &first);
   if (HasTools(body)) {
     p->text.append("<|im_start|>system\n");
     if (system_first) {
@@ -114,43 +186,101 @@ const char* RenderToolsInSystem(object body, RenderedPrompt* p) {
       if (Field(first, "content", &content)) AppendContent(content, p);
       AddSpan(begin, p);
       p->text.append("\n\n");
-      from = 1;
+      r.from = 1;
     }
     AppendToolsBlock(body, p);
     p->text.append("<|im_end|>\n");
   }
-  return RenderMessages(m.list, from, false, p, [] {});
+  return RenderMessages(body, m.list, r, p);
 }
 
 // Llama 3.1-3.3: the system header always carries the knowledge-cutoff and date lines; with tools,
 // their JSON (indent=4) opens the first user message.
-const char* RenderToolsInFirstUser(object body, RenderedPrompt* p) {
+const char* RenderToolsInFirstUser(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
-  size_t from = 0;
+  MessageRules r;
+  r.reasoning = f.reasoning;
+  r.tools_in_first_user = true;
   object first;
-  std::string_view role;
   p->text.append(
       "<|im_start|>system\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n");
-  if (!m.list.at(0).get_object().get(first) && !first.at_key("role").get_string().get(role) &&
-      IsSystemRole(role)) {
+  if (SystemFirst(m.list, &first)) {
     size_t begin = Mark(p);
     element content;
     if (Field(first, "content", &content)) AppendContent(content, p);
     AddSpan(begin, p);
-    from = 1;
+    r.from = 1;
   }
   p->text.append("<|im_end|>\n");
-  const bool tools = HasTools(body);
-  return RenderMessages(m.list, from, false, p, [body, tools, p] {
-    if (!tools) return;
-    p->text.append(
-        "Given the following functions, please respond with a JSON for a function call with its "
-        "proper arguments that best answers the given prompt.\n\nRespond in the format "
-        "{\"name\": function name, \"parameters\": dictionary of argument name and its value}."
-        "Do not use variables.\n\n");
-    AppendTools(body, PyJsonStyle{4}, "\n\n", p);
-  });
+  return RenderMessages(body, m.list, r, p);
+}
+
+// DeepSeek V3 / V3.1 / R1: the messages alone; the tool definitions are never rendered.
+const char* RenderNoTools(object body, const FamilyRules& f, RenderedPrompt* p) {
+  Messages m = GetMessages(body);
+  if (m.error) return m.error;
+  MessageRules r;
+  r.reasoning = f.reasoning;
+  return RenderMessages(body, m.list, r, p);
+}
+
+// Mistral (Small, Large, Magistral, Devstral, ...): the system prompt stays first; the tools block
+// goes just before the last user message, so it moves every turn.
+const char* RenderToolsBeforeLastUser(object body, const FamilyRules& f, RenderedPrompt* p) {
+  Messages m = GetMessages(body);
+  if (m.error) return m.error;
+  MessageRules r;
+  r.reasoning = f.reasoning;
+  r.tools_before_last_user = true;
+  return RenderMessages(body, m.list, r, p);
+}
+
+// Mistral Nemo: tools as Mistral; the leading system message is rendered only inside the last user
+// message when the request ends with it (in a tool loop it is not rendered at all).
+const char* RenderSystemInLastUser(object body, const FamilyRules& f, RenderedPrompt* p) {
+  Messages m = GetMessages(body);
+  if (m.error) return m.error;
+  MessageRules r;
+  r.reasoning = f.reasoning;
+  r.tools_before_last_user = true;
+  r.system_in_last_user = true;
+  return RenderMessages(body, m.list, r, p);
+}
+
+// gpt-oss (harmony): a system block whose "Current date: YYYY-MM-DD" line comes from the request's
+// own time (so cross-conversation reuse resets daily), then the system/developer content and the
+// tools; assistant messages render only their first tool call, and a tool-calling message's
+// `thinking` while no later assistant answer exists.
+const char* RenderHarmony(object body, const FamilyRules& f, RenderedPrompt* p) {
+  Messages m = GetMessages(body);
+  if (m.error) return m.error;
+  MessageRules r;
+  r.max_calls = 1;
+  r.thinking_until_final = true;
+  const std::time_t t = static_cast<std::time_t>(f.now_unix_seconds);
+  std::tm tm{};
+  char date[32] = "1970-01-01";
+  if (gmtime_r(&t, &tm)) std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
+  p->text.append("<|im_start|>system\nCurrent date: ");
+  p->text.append(date);
+  p->text.append("<|im_end|>\n");
+  object first;
+  const bool system_first = SystemFirst(m.list, &first);
+  if (system_first || HasTools(body)) {
+    p->text.append("<|im_start|>developer\n");
+    if (system_first) {
+      size_t begin = Mark(p);
+      element content;
+      if (Field(first, "content", &content)) AppendContent(content, p);
+      AddSpan(begin, p);
+      p->text.append("\n\n");
+      r.from = 1;
+    }
+    if (HasTools(body)) AppendToolsBlock(body, p);
+    p->text.append("<|im_end|>\n");
+  }
+  return RenderMessages(body, m.list, r, p);
 }
 
 }  // namespace ltl::render

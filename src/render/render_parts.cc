@@ -112,7 +112,7 @@ void AppendDigest(std::string_view kind, element e, RenderedPrompt* p) {
   p->text.append(fmt::format("<{} {:016x}>", kind, SipHash24(kDigestKey, json)));
 }
 
-void AppendToolCalls(object msg, RenderedPrompt* p) {
+void AppendToolCalls(object msg, RenderedPrompt* p, size_t max_calls) {
   auto one = [p](object fn) {
     p->text.append("\n<tool_call>\n{\"name\": ");
     AppendPyJsonString(StringField(fn, "name"), &p->text);
@@ -132,12 +132,15 @@ void AppendToolCalls(object msg, RenderedPrompt* p) {
   if (Field(msg, "tool_calls", &calls) && calls.is_array()) {
     array calls_list = calls.get_array().value_unsafe();
     for (element c : calls_list) {
+      if (max_calls == 0) return;
       object call, fn;
       if (c.get_object().get(call)) continue;
       if (call.at_key("function").get_object().get(fn)) continue;
       one(fn);
+      --max_calls;
     }
   }
+  if (max_calls == 0) return;
   object fc;
   if (!msg.at_key("function_call").get_object().get(fc)) one(fc);
 }

@@ -4,6 +4,7 @@
 
 #include <simdjson.h>
 
+#include <cstdint>
 #include <string_view>
 
 #include "render/py_json.h"
@@ -24,8 +25,9 @@ bool Field(object obj, std::string_view key, element* out);
 void AppendContent(element content, RenderedPrompt* p);
 // "<image 0123456789abcdef>"-style placeholder: a stable digest of the attachment's JSON.
 void AppendDigest(std::string_view kind, element e, RenderedPrompt* p);
-// OpenAI assistant tool calls (and legacy function_call) as <tool_call> blocks.
-void AppendToolCalls(object msg, RenderedPrompt* p);
+// OpenAI assistant tool calls (and legacy function_call) as <tool_call> blocks; at most
+// `max_calls` of them (gpt-oss renders only the first).
+void AppendToolCalls(object msg, RenderedPrompt* p, size_t max_calls = SIZE_MAX);
 // The body's tool definitions ("tools", else legacy "functions"): each as Python JSON followed by
 // `sep`; records the span in p->tools_begin/end. Returns false when the body has none.
 bool AppendTools(object body, const PyJsonStyle& style, std::string_view sep, RenderedPrompt* p);
@@ -45,9 +47,19 @@ inline void AddSpan(size_t begin, RenderedPrompt* p) {
   if (p->text.size() > begin) p->conversation_spans.emplace_back(begin, p->text.size());
 }
 
-const char* RenderToolsFirst(object body, RenderedPrompt* p);
-const char* RenderToolsInSystem(object body, RenderedPrompt* p);
-const char* RenderToolsInFirstUser(object body, RenderedPrompt* p);
+// What a family's renderer needs besides the body (chosen by RenderPrompt).
+struct FamilyRules {
+  Reasoning reasoning = Reasoning::kNever;
+  int64_t now_unix_seconds = 0;  // the request's own time (harmony's date line)
+};
+
+const char* RenderToolsFirst(object body, const FamilyRules& f, RenderedPrompt* p);
+const char* RenderToolsInSystem(object body, const FamilyRules& f, RenderedPrompt* p);
+const char* RenderToolsInFirstUser(object body, const FamilyRules& f, RenderedPrompt* p);
+const char* RenderNoTools(object body, const FamilyRules& f, RenderedPrompt* p);
+const char* RenderToolsBeforeLastUser(object body, const FamilyRules& f, RenderedPrompt* p);
+const char* RenderSystemInLastUser(object body, const FamilyRules& f, RenderedPrompt* p);
+const char* RenderHarmony(object body, const FamilyRules& f, RenderedPrompt* p);
 const char* RenderAnthropic(object body, RenderedPrompt* p);
 
 }  // namespace ltl::render

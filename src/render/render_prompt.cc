@@ -42,24 +42,33 @@ bool IsAnthropicBody(simdjson::dom::element body) {
 }
 
 const char* RenderPrompt(simdjson::dom::element body, Layout requested, std::string_view model,
-                         RenderedPrompt* out) {
+                         RenderedPrompt* out, int64_t now_unix_seconds) {
   out->Clear();
   simdjson::dom::object obj;
   if (body.get_object().get(obj)) return "request body is not a JSON object";
   out->anthropic_body = IsAnthropicBody(body);
   out->layout = ChooseLayout(requested, model, out->anthropic_body);
+  const render::FamilyRules f{ChooseReasoning(model), now_unix_seconds};
   switch (out->layout) {
     case Layout::kToolsInSystem:
-      return render::RenderToolsInSystem(obj, out);
+      return render::RenderToolsInSystem(obj, f, out);
     case Layout::kToolsInFirstUser:
-      return render::RenderToolsInFirstUser(obj, out);
+      return render::RenderToolsInFirstUser(obj, f, out);
     case Layout::kAnthropic:
       return render::RenderAnthropic(obj, out);
+    case Layout::kNoTools:
+      return render::RenderNoTools(obj, f, out);
+    case Layout::kToolsBeforeLastUser:
+      return render::RenderToolsBeforeLastUser(obj, f, out);
+    case Layout::kSystemInLastUser:
+      return render::RenderSystemInLastUser(obj, f, out);
+    case Layout::kHarmony:
+      return render::RenderHarmony(obj, f, out);
     case Layout::kToolsFirst:
     case Layout::kAuto:
       break;
   }
-  return render::RenderToolsFirst(obj, out);
+  return render::RenderToolsFirst(obj, f, out);
 }
 
 }  // namespace ltl

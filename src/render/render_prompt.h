@@ -28,10 +28,12 @@ struct RenderedPrompt {
   void Clear();
 };
 
-// Renders `body`. `model` is the model name the layout is chosen from (the log's model column, else
-// the body's "model"). Returns nullptr on success, else a fixed skip reason (never input text).
+// Renders `body`. `model` is the model name the layout and reasoning rule are chosen from (the
+// log's model column, else the body's "model"); `now_unix_seconds` is the request's own time (the
+// harmony layout's date line; 0 = 1970-01-01 when the row has none, as in exact mode). Returns
+// nullptr on success, else a fixed skip reason (never input text).
 const char* RenderPrompt(simdjson::dom::element body, Layout requested, std::string_view model,
-                         RenderedPrompt* out);
+                         RenderedPrompt* out, int64_t now_unix_seconds = 0);
 
 // True when the body is in Anthropic Messages format (top-level system, tools with input_schema,
 // or Anthropic-only content blocks).

@@ -218,7 +218,7 @@ TEST(Render, LayoutFromModelName) {
   EXPECT_EQ(ChooseLayout(Layout::kAuto, "meta-llama/Llama-3.1-8B-Instruct", false),
             Layout::kToolsInFirstUser);
   EXPECT_EQ(ChooseLayout(Layout::kAuto, "glm-4.5", false), Layout::kToolsFirst);
-  EXPECT_EQ(ChooseLayout(Layout::kAuto, "deepseek-chat", false), Layout::kToolsFirst);
+  EXPECT_EQ(ChooseLayout(Layout::kAuto, "deepseek-chat", false), Layout::kNoTools);
   EXPECT_EQ(ChooseLayout(Layout::kAuto, "some-new-model", false), Layout::kToolsFirst);
   EXPECT_EQ(ChooseLayout(Layout::kAuto, "anthropic/claude-3-5-sonnet", false), Layout::kAnthropic);
   EXPECT_EQ(ChooseLayout(Layout::kAuto, "qwen3", true), Layout::kAnthropic);  // Anthropic body
