@@ -138,9 +138,6 @@ void AppendCanonical(element e, std::string* out) {
   }
 }
 
-constexpr Layout kLayouts[] = {Layout::kAuto, Layout::kToolsFirst, Layout::kToolsInSystem,
-                               Layout::kToolsInFirstUser, Layout::kAnthropic};
-
 }  // namespace
 
 PromptRenderer::PromptRenderer(Layout layout, const std::vector<ModelFiles>* models,
@@ -174,7 +171,7 @@ GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config)
       chain_(config.key) {
   // A request no entry serves says so next to its layout when some model has its own files.
   const bool fallback = !config_.models.empty();
-  for (Layout l : kLayouts)
+  for (Layout l : kAllLayouts)
     layout_labels_.push_back(std::string(LayoutName(l)) +
                              (fallback ? " (fallback: no model files for the model)" : ""));
   for (const ModelFiles& m : config_.models) {

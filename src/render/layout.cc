@@ -36,9 +36,7 @@ const char* LayoutName(Layout l) {
 }
 
 Result<Layout> ParseLayoutName(std::string_view name) {
-  for (Layout l : {Layout::kAuto, Layout::kToolsFirst, Layout::kToolsInSystem,
-                   Layout::kToolsInFirstUser, Layout::kAnthropic, Layout::kNoTools,
-                   Layout::kToolsBeforeLastUser, Layout::kSystemInLastUser, Layout::kHarmony})
+  for (Layout l : kAllLayouts)
     if (name == LayoutName(l)) return l;
   return Status::InvalidArgument(fmt::format(
       "unknown template '{}' (choose auto, tools-first, tools-in-system, tools-in-first-user, "

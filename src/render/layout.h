@@ -4,6 +4,7 @@
 // the layout with --template (docs/SEMANTICS.md says which template behaviour each follows).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 #include "common/status.h"
@@ -26,16 +27,32 @@ enum class Layout {
 // are never rendered).
 enum class Reasoning {
   kNever,        // reasoning is dropped everywhere
-  kCurrentTurn,  // Qwen3 / QwQ / GLM: reasoning_content of assistant messages after the last user
-                 // message (the current tool loop); dropped once a new user message follows
+  kCurrentTurn,  // Qwen3 / QwQ / GLM: the reasoning of assistant messages after the last user
+                 // message (the current tool loop); dropped once a new user message follows.
+                 // Read from the client's `reasoning`, which vLLM passes to the template as
+                 // reasoning_content (an incoming reasoning_content is dropped by vLLM)
 };
+
+// Every layout in enum order (tables indexed by a Layout value are built from it).
+inline constexpr Layout kAllLayouts[] = {Layout::kAuto,
+                                         Layout::kToolsFirst,
+                                         Layout::kToolsInSystem,
+                                         Layout::kToolsInFirstUser,
+                                         Layout::kAnthropic,
+                                         Layout::kNoTools,
+                                         Layout::kToolsBeforeLastUser,
+                                         Layout::kSystemInLastUser,
+                                         Layout::kHarmony};
+static_assert(sizeof kAllLayouts / sizeof kAllLayouts[0] ==
+                  static_cast<size_t>(Layout::kHarmony) + 1,
+              "kAllLayouts lists every Layout");
 
 const char* LayoutName(Layout l);
 Result<Layout> ParseLayoutName(std::string_view name);
 // The layout for one request when the user asked for `requested` (kAuto = decide here).
 Layout ChooseLayout(Layout requested, std::string_view model, bool anthropic_body);
 // The reasoning rule of the model's family (from the name alone: it holds under --template too).
-// gpt-oss's rule (its `thinking` field) is part of the harmony layout.
+// gpt-oss renders none: its template reads `thinking`, which vLLM's message model drops.
 Reasoning ChooseReasoning(std::string_view model);
 
 }  // namespace ltl

@@ -54,16 +54,7 @@ struct MessageRules {
   bool system_in_last_user = false;     // Nemo: the system content only inside a final user message
   size_t max_calls = SIZE_MAX;          // gpt-oss: only the first of parallel tool calls
   Reasoning reasoning = Reasoning::kNever;
-  bool thinking_until_final = false;  // gpt-oss: `thinking` of a tool-calling assistant message,
-                                      // while no later assistant answer (without calls) exists
 };
-
-bool HasToolCalls(object msg) {
-  array calls;
-  element fc;
-  return (!msg.at_key("tool_calls").get_array().get(calls) && calls.size() > 0) ||
-         Field(msg, "function_call", &fc);
-}
 
 void AppendThink(std::string_view reasoning, RenderedPrompt* p) {
   p->text.append("<think>\n");
@@ -80,9 +71,9 @@ void ToolsFrame(object body, RenderedPrompt* p) {
 // Renders messages[r.from..] in order. System messages before the first user message, and the first
 // user message, mark the conversation-identifying spans.
 const char* RenderMessages(object body, array list, const MessageRules& r, RenderedPrompt* p) {
-  // Indexes the rules depend on: the last user message, the last assistant answer without calls,
-  // and the leading system message (Nemo moves it).
-  size_t last_user = SIZE_MAX, last_answer = SIZE_MAX, n = 0;
+  // Indexes the rules depend on: the last user message and the leading system message (Nemo moves
+  // it).
+  size_t last_user = SIZE_MAX, n = 0;
   object system_msg;
   bool has_system = false;
   for (element e : list) {
@@ -90,7 +81,6 @@ const char* RenderMessages(object body, array list, const MessageRules& r, Rende
     std::string_view role;
     if (!e.get_object().get(msg) && !msg.at_key("role").get_string().get(role)) {
       if (role == "user") last_user = n;
-      if (role == "assistant" && !HasToolCalls(msg)) last_answer = n;
       if (n == 0 && IsSystemRole(role)) {
         system_msg = msg;
         has_system = true;
@@ -126,13 +116,11 @@ const char* RenderMessages(object body, array list, const MessageRules& r, Rende
       if (Field(system_msg, "content", &content)) AppendContent(content, p);
       p->text.append("\n\n");
     }
-    if (role == "assistant") {
-      std::string_view reasoning;
-      if (r.reasoning == Reasoning::kCurrentTurn && (last_user == SIZE_MAX || index > last_user))
-        reasoning = StringField(msg, "reasoning_content");
-      if (r.thinking_until_final && HasToolCalls(msg) &&
-          (last_answer == SIZE_MAX || last_answer < index))
-        reasoning = StringField(msg, "thinking");
+    // The client's `reasoning` is what vLLM hands the template as `reasoning_content` (it drops
+    // an incoming `reasoning_content` itself; docs/SEMANTICS.md, "Reasoning").
+    if (role == "assistant" && r.reasoning == Reasoning::kCurrentTurn &&
+        (last_user == SIZE_MAX || index > last_user)) {
+      const std::string_view reasoning = StringField(msg, "reasoning");
       if (!reasoning.empty()) AppendThink(reasoning, p);
     }
     const size_t begin = Mark(p);
@@ -250,14 +238,13 @@ const char* RenderSystemInLastUser(object body, const FamilyRules& f, RenderedPr
 
 // gpt-oss (harmony): a system block whose "Current date: YYYY-MM-DD" line comes from the request's
 // own time (so cross-conversation reuse resets daily), then the system/developer content and the
-// tools; assistant messages render only their first tool call, and a tool-calling message's
-// `thinking` while no later assistant answer exists.
+// tools; assistant messages render only their first tool call. No reasoning: the template reads a
+// message's `thinking`, a key vLLM's message model drops, so no analysis channel reaches it.
 const char* RenderHarmony(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
   MessageRules r;
   r.max_calls = 1;
-  r.thinking_until_final = true;
   const std::time_t t = static_cast<std::time_t>(f.now_unix_seconds);
   std::tm tm{};
   char date[32] = "1970-01-01";

@@ -145,7 +145,8 @@ class GatewayLogs(unittest.TestCase):
 
     def test_canary_in_every_field_never_reaches_any_output(self):
         p = self.write("log.csv", self.canary_log())
-        for tmpl in ("auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic"):
+        for tmpl in ("auto", "tools-first", "tools-in-system", "tools-in-first-user", "anthropic",
+                     "no-tools", "tools-before-last-user", "system-in-last-user", "harmony"):
             r = self.profile(p, "--template", tmpl, out="r-" + tmpl)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assert_no_canary_anywhere(r)
