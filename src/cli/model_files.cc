@@ -16,37 +16,44 @@ bool IsFile(const fs::path& p) {
   return fs::is_regular_file(p, ec);
 }
 
-// One folder: the template as transformers finds it (chat_template.jinja wins over the
-// tokenizer_config.json's chat_template, its special tokens still come from that file), the
-// tokenizer.json when present.
+// One folder (see FindModelFolder): its template, its tokenizer.json when present.
 Status LoadFolder(const std::string& name, const std::string& dir, LoadedModelFiles* out) {
   const std::string opt = "--model-dir " + (name.empty() ? dir : name + "=" + dir);
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return Status::InvalidArgument(opt + ": not a directory");
-  const fs::path d(dir);
+  auto folder = FindModelFolder(opt, dir);
+  if (!folder.ok()) return folder.status();
   ModelFiles m;
   m.model = name;
-  fs::path tmpl = d / "chat_template.jinja";
-  if (!IsFile(tmpl)) tmpl = d / "tokenizer_config.json";
-  if (!IsFile(tmpl))
-    return Status::InvalidArgument(opt +
-                                   ": neither chat_template.jinja nor tokenizer_config.json found");
-  auto t = ModelChatTemplate::Load(tmpl.string());
+  auto t = ModelChatTemplate::Load(folder->chat_template);
   if (!t.ok()) return Status::InvalidArgument(opt + ": " + t.status().message());
   m.chat_template = *t;
-  const fs::path tok = d / "tokenizer.json";
-  if (IsFile(tok)) {
-    auto loaded = LoadTokenizer(tok.string(), "");
+  if (!folder->tokenizer.empty()) {
+    auto loaded = LoadTokenizer(folder->tokenizer, "");
     if (!loaded.ok()) return Status::InvalidArgument(opt + ": " + loaded.status().message());
     out->tokenizers.push_back(std::make_unique<CachingTokenizer>(std::move(loaded).value()));
     m.tokenizer = out->tokenizers.back().get();
   }
-  if (name.empty() && IsFile(d / "config.json")) out->kv_config = (d / "config.json").string();
+  if (name.empty()) out->kv_config = folder->config;
   out->models.push_back(std::move(m));
   return Status::Ok();
 }
 
 }  // namespace
+
+Result<ModelFolder> FindModelFolder(const std::string& option, const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return Status::InvalidArgument(option + ": not a directory");
+  const fs::path d(dir);
+  fs::path tmpl = d / "chat_template.jinja";
+  if (!IsFile(tmpl)) tmpl = d / "tokenizer_config.json";
+  if (!IsFile(tmpl))
+    return Status::InvalidArgument(option +
+                                   ": neither chat_template.jinja nor tokenizer_config.json found");
+  ModelFolder f;
+  f.chat_template = tmpl.string();
+  if (IsFile(d / "tokenizer.json")) f.tokenizer = (d / "tokenizer.json").string();
+  if (IsFile(d / "config.json")) f.config = (d / "config.json").string();
+  return f;
+}
 
 Result<LoadedModelFiles> LoadModelFiles(const std::string& chat_template,
                                         const std::vector<std::string>& model_dirs,

@@ -23,6 +23,14 @@ struct LoadedModelFiles {
   bool any_tokenizer() const { return !tokenizers.empty(); }
 };
 
+// The files of one Hugging Face model folder, found as transformers finds them: the template
+// (chat_template.jinja, else tokenizer_config.json: the special tokens still come from the latter),
+// tokenizer.json and config.json ("" = absent). An error names `option` and the folder.
+struct ModelFolder {
+  std::string chat_template, tokenizer, config;
+};
+Result<ModelFolder> FindModelFolder(const std::string& option, const std::string& dir);
+
 // `chat_template`: "" = none. `model_dirs`: "DIR" or "NAME=DIR" each. `has_tokenizer`: whether
 // --tokenizer was given (a folder serving every request must not contradict it). Errors are one
 // printable line naming the option and file.

@@ -2,7 +2,8 @@
 // line per input line, the line's '\n' not included) so users can check block boundaries. With
 // --null-data the input records are NUL-separated instead, so texts may contain newlines. With
 // --chat-template each record is a request body, rendered by that template first (as `profile`
-// renders it); --text prints the rendered text instead of ids.
+// renders it); --text prints the rendered text instead of ids. --model-dir DIR takes both the
+// template and the tokenizer.json from a Hugging Face model folder, as profile's --model-dir does.
 #include <fmt/format.h>
 #include <simdjson.h>
 
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/model_files.h"
 #include "read/input_stream.h"
 #include "read/read_context.h"
 #include "render/model_chat_template.h"
@@ -29,6 +31,7 @@ struct TokenizeArgs {
   size_t cache_min_segment = 256;
   size_t max_line_bytes = ReadLimits{}.max_line_bytes;
   std::string chat_template;  // "" = records are texts, not request bodies
+  std::string model_dir;      // --model-dir: gives chat_template and (if present) tokenizer
   bool text = false;          // --text: print the rendered text, not ids
   int64_t now = -1;           // --now: what strftime_now formats (-1 = the clock)
 };
@@ -89,7 +92,31 @@ Status ForEachNulRecord(InputStream* in, size_t max_bytes, Fn&& fn) {
   return Status::Ok();
 }
 
-int RunTokenize(const TokenizeArgs& a) {
+int RunTokenize(TokenizeArgs a) {
+  if (!a.model_dir.empty()) {
+    if (!a.chat_template.empty()) {
+      PrintError("--chat-template and --model-dir " + a.model_dir +
+                 " both give the template; keep one");
+      return kExitUnusable;
+    }
+    auto folder = FindModelFolder("--model-dir " + a.model_dir, a.model_dir);
+    if (!folder.ok()) {
+      PrintError(folder.status().message());
+      return kExitUnusable;
+    }
+    if (!a.tokenizer.empty() && !folder->tokenizer.empty()) {
+      PrintError("--tokenizer and --model-dir " + a.model_dir +
+                 " (its tokenizer.json) both give the tokenizer; keep one");
+      return kExitUnusable;
+    }
+    a.chat_template = folder->chat_template;
+    if (a.tokenizer.empty()) a.tokenizer = folder->tokenizer;
+    if (a.tokenizer.empty() && !a.text) {
+      PrintError("--model-dir " + a.model_dir +
+                 " has no tokenizer.json: give --tokenizer, or --text to print the rendered text");
+      return kExitUnusable;
+    }
+  }
   if (a.text && a.chat_template.empty()) {
     PrintError("--text needs --chat-template (without it the input already is the text)");
     return kExitUnusable;
@@ -228,12 +255,18 @@ void RegisterTokenize(CLI::App& app, CommandRegistry& registry) {
                   "Each input record is a request body (OpenAI chat or Anthropic Messages JSON): "
                   "render it with this chat template (a .jinja file or a tokenizer_config.json) as "
                   "profile does, then tokenize the rendered text");
+  cmd->add_option("--model-dir", args->model_dir,
+                  "Each input record is a request body: render it with this Hugging Face model "
+                  "folder's template (chat_template.jinja, else tokenizer_config.json) and "
+                  "tokenize it with its tokenizer.json, as profile --model-dir does");
   cmd->add_flag("--text", args->text,
-                "With --chat-template: print each rendered text (followed by a newline, or a NUL "
+                "With --chat-template or --model-dir: print each rendered text (followed by a "
+                "newline, or a NUL "
                 "with -z) instead of its ids");
-  cmd->add_option("--now", args->now,
-                  "With --chat-template: the time strftime_now formats, in Unix seconds "
-                  "(default: the clock; profile uses each request's own timestamp)")
+  cmd->add_option(
+         "--now", args->now,
+         "With --chat-template or --model-dir: the time strftime_now formats, in Unix seconds "
+         "(default: the clock; profile uses each request's own timestamp)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("FILE", args->input, "Input text (plain, .gz or .zst), or - for stdin (default)");
   cmd->add_option("--data-dir", args->data_dir,

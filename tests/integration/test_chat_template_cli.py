@@ -3,7 +3,8 @@ requests (report names it and how many requests it rendered), strftime_now forma
 own time, a template's raise_exception skips that request with its masked message as the reason
 (no request text anywhere in the output), the thread count changes nothing, --model-dir NAME=DIR
 serves only its model and the report counts the fallback rows, --model-dir DIR's config.json gives
-the KV bytes per token, and bad combinations exit 2 naming the option."""
+the KV bytes per token, `tokenize --model-dir DIR` renders with the folder's template and encodes
+with its tokenizer.json, and bad combinations exit 2 naming the option."""
 import json
 import os
 import sys
@@ -27,6 +28,19 @@ TEMPLATE = (
     "{% if add_generation_prompt %}<assistant>{% endif %}")
 
 SYSTEM = "You are a careful assistant. " * 12
+
+
+def byte_tokenizer():
+    """A byte-level BPE tokenizer.json with the 256 byte tokens (id = byte value), no merges."""
+    chars, n = {}, 256
+    for b in range(256):
+        printable = 0x21 <= b <= 0x7E or 0xA1 <= b <= 0xAC or b >= 0xAE
+        chars[b] = chr(b) if printable else chr(n)
+        n += 0 if printable else 1
+    return {"version": "1.0", "added_tokens": [], "normalizer": None,
+            "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False,
+                              "trim_offsets": True, "use_regex": False},
+            "model": {"type": "BPE", "vocab": {chars[b]: b for b in range(256)}, "merges": []}}
 
 
 def body(t, model, msgs):
@@ -142,6 +156,29 @@ def main():
         assert "config.json" in str(kv.get("source")), kv  # the model named by its config file
         # 32 layers x 8 kv heads x 128 x 2 (K and V) x 2 bytes
         assert kv.get("bytes_per_token") == 131072, kv
+
+        # tokenize --model-dir DIR: the folder's template renders, its tokenizer.json encodes.
+        # A byte-level BPE without merges: each id is one byte of the rendered text.
+        one = json.dumps({"messages": [sys_msg, {"role": "user", "content": "hi"}]}) + "\n"
+        r = run(["tokenize", "--model-dir", mdir, "--text", "--now", str(T0)], stdin=one.encode())
+        assert r.returncode == 0, r.stderr
+        rendered = r.stdout[:-1]
+        assert rendered.startswith("<s>Date: ") and "<user>hi</user>" in rendered, rendered
+        r = run(["tokenize", "--model-dir", mdir, "--now", str(T0)], stdin=one.encode())
+        assert r.returncode == 2 and "no tokenizer.json" in r.stderr, (r.returncode, r.stderr)
+        with open(os.path.join(mdir, "tokenizer.json"), "w") as f:
+            json.dump(byte_tokenizer(), f)
+        r = run(["tokenize", "--model-dir", mdir, "--now", str(T0)], stdin=one.encode())
+        assert r.returncode == 0, r.stderr
+        assert r.stdout == " ".join(str(b) for b in rendered.encode()) + "\n", r.stdout[:200]
+        for args, words in ((["--tokenizer", "cl100k_base"], "keep one"),
+                            (["--chat-template", os.path.join(mdir, "chat_template.jinja")],
+                             "keep one")):
+            r = run(["tokenize", "--model-dir", mdir] + args, stdin=one.encode())
+            assert r.returncode == 2 and words in r.stderr, (args, r.returncode, r.stderr)
+        r = run(["tokenize", "--model-dir", os.path.join(tmp, "nodir")], stdin=one.encode())
+        assert r.returncode == 2 and "--model-dir" in r.stderr, r.stderr
+        os.remove(os.path.join(mdir, "tokenizer.json"))
 
         # Export renders with the same template (the skipped row is not exported).
         write(log, rows)
