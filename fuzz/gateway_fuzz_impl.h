@@ -9,6 +9,7 @@
 
 #include "fuzz/fuzz_util.h"
 #include "ingest/gateway_readers.h"
+#include "render/layout.h"
 
 namespace ltl::fuzz {
 
@@ -34,11 +35,10 @@ inline GatewayRun FuzzGateway(const Detection& detection, const uint8_t* data, s
   if (size < 2) return small;
   const size_t chunk = 1 + data[0];
   GatewayConfig config;
-  constexpr Layout kLayouts[] = {Layout::kAuto, Layout::kToolsFirst, Layout::kToolsInSystem,
-                                 Layout::kToolsInFirstUser, Layout::kAnthropic};
-  config.layout = kLayouts[data[1] % 5];
+  constexpr size_t kLayouts = sizeof kAllLayouts / sizeof kAllLayouts[0];  // every layout
+  config.layout = kAllLayouts[data[1] % kLayouts];
   config.key = SipKey{0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull};
-  config.block_size = 1 + (data[1] / 5) % 32;
+  config.block_size = 1 + (data[1] / kLayouts) % 32;
   std::string_view text(reinterpret_cast<const char*>(data) + 2, size - 2);
   *text_out = text;
 

@@ -9,6 +9,7 @@
 #include <simdjson.h>
 
 #include "fuzz/fuzz_util.h"
+#include "render/layout.h"
 #include "render/py_json.h"
 #include "render/render_prompt.h"
 
@@ -38,13 +39,11 @@ bool HasKey(simdjson::dom::element e, std::string_view key) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
-  constexpr ltl::Layout kLayouts[] = {ltl::Layout::kAuto, ltl::Layout::kToolsFirst,
-                                      ltl::Layout::kToolsInSystem, ltl::Layout::kToolsInFirstUser,
-                                      ltl::Layout::kAnthropic};
+  constexpr size_t kLayouts = sizeof ltl::kAllLayouts / sizeof ltl::kAllLayouts[0];
   constexpr const char* kModels[] = {
       "", "gpt-4o", "qwen3-coder", "llama-3.1-8b", "claude-sonnet-4", "glm-4.6", "deepseek-v3"};
-  const ltl::Layout layout = kLayouts[data[0] % 5];
-  const char* model = kModels[(data[0] / 5) % 7];
+  const ltl::Layout layout = ltl::kAllLayouts[data[0] % kLayouts];  // every layout
+  const char* model = kModels[(data[0] / kLayouts) % 7];
   simdjson::padded_string json(reinterpret_cast<const char*>(data) + 1, size - 1);
   simdjson::dom::parser parser;
   simdjson::dom::element body;
