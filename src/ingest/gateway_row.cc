@@ -235,8 +235,10 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   std::string_view body_model;
   if (!obj.at_key("model").get_string().get(body_model) && model.empty()) model = body_model;
 
-  // strftime_now formats the request's own time (a row without one: the epoch, 1970-01-01).
-  const int64_t now = row_.has_time ? static_cast<int64_t>(std::floor(row_.time_s)) : 0;
+  // strftime_now formats the request's own time (a row without one: the epoch, 1970-01-01). A time
+  // beyond int64 seconds (the time check drops it as implausible afterwards) renders as none.
+  const bool usable = row_.has_time && std::fabs(row_.time_s) < 9.2e18;
+  const int64_t now = usable ? static_cast<int64_t>(std::floor(row_.time_s)) : 0;
   int entry = -1;
   if (const char* r = renderer_.Render(body, model, now, &prompt_, &entry)) {
     *reason = r;
