@@ -13,9 +13,11 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
                      const AnalyzeOptions& o) {
   Profile p;
   p.input_name = o.input_name;
-  p.format = FormatName(in.format);
+  p.format = in.formats_differ ? "mixed" : FormatName(in.format);
   p.encoding = in.encoding;
-  if (in.format == InputFormat::kJsonl) p.framing = JsonFramingName(in.detection.framing);
+  if (in.format == InputFormat::kJsonl && !in.formats_differ)
+    p.framing = JsonFramingName(in.detection.framing);
+  p.files = in.files;
   p.source = in.source;
   p.detection_reason = in.detection.reason;
   if (!in.source_reason.empty()) p.detection_reason += "; source: " + in.source_reason;

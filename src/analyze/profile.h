@@ -14,6 +14,7 @@
 #include "analyze/leaderboards.h"
 #include "analyze/quantiles.h"
 #include "common/skip_counter.h"
+#include "ingest/load_input.h"
 #include "ingest/time_check.h"
 #include "models/kv_models.h"
 #include "simulate/fleet_result.h"
@@ -130,7 +131,8 @@ struct TiersSection {
 struct Profile {
   // Input.
   std::string input_name;
-  std::string format;
+  std::string format;  // a FormatName, or "mixed" (gateway logs of more than one format)
+  std::vector<InputFileSummary> files;  // every input file (one per file, in the order given)
   std::string encoding;
   // How the input was recognised (read/input_format.h, ingest/source_detect.h).
   std::string framing;  // JSON inputs: json lines | json values | json array | json document

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/export_cctrace.h"
+#include "cli/input_files.h"
 #include "cli/input_options.h"
 #include "cli/model_files.h"
 #include "cli/tokenizer_options.h"
@@ -18,12 +19,13 @@
 #include "export/export_trace.h"
 #include "hash/conform_ids.h"
 #include "ingest/load_input.h"
+#include "ingest/merge_inputs.h"
 
 namespace ltl::cli {
 namespace {
 
 struct ExportArgs {
-  std::string input;
+  std::vector<std::string> inputs;  // FILE...: paths and globs (cli/input_files.h)
   std::string target;
   std::string output;
   std::string format = "auto";
@@ -115,9 +117,14 @@ int RunExport(const ExportArgs& a) {
   }
   LoadedModelFiles model_files = std::move(loaded_models).value();
 
+  auto inputs = ExpandInputs(a.inputs);
+  if (!inputs.ok()) {
+    PrintError(inputs.status().message());
+    return kExitUnusable;
+  }
   SkipCounter skips;
   ReadContext ctx;
-  ctx.name = InputDisplayName(a.input);
+  ctx.name = RunInputName(*inputs);
   ctx.skips = &skips;
   ApplyInputArgs(a.io, &ctx);
   auto loaded_tokenizer = LoadCachedTokenizer(a.tok);
@@ -136,7 +143,7 @@ int RunExport(const ExportArgs& a) {
   ctx.on_format = [&](InputFormat f, ReadContext* c) {
     c->block_size = IsHashedTrace(f) ? a.trace_block_size : gateway_block_size;
   };
-  auto loaded = LoadInput(a.input, *format, &ctx);
+  auto loaded = LoadInputs(*inputs, *format, &ctx);
   if (!loaded.ok()) {
     PrintError(loaded.status().message());
     return kExitUnusable;
@@ -272,8 +279,12 @@ int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
     PrintError("--to cctrace: block ids are defined on cl100k_base tokens; drop --tokenizer");
     return kExitUnusable;
   }
+  if (a.inputs.size() != 1) {
+    PrintError("--to cctrace reads one Anthropic log: give one input");
+    return kExitUnusable;
+  }
   ExportCommonArgs common;
-  common.input = a.input;
+  common.input = a.inputs.front();
   common.output = a.output;
   common.format = a.format;
   common.block_size = a.block_size;
@@ -291,7 +302,9 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
       "export",
       "Write a log or trace as an anonymized Mooncake or bailian trace for replay tools, or an "
       "Anthropic log as per-conversation cache traces (cctrace)");
-  cmd->add_option("FILE", args->input, "Input file (plain, .gz or .zst), or - for stdin")
+  cmd->add_option("FILE", args->inputs,
+                  "Input files (plain, .gz or .zst; globs are expanded; several files are merged "
+                  "by time into one trace), or - for stdin")
       ->required();
   cmd->add_option("--to", args->target,
                   "Trace format to write: mooncake, bailian, or cctrace (Anthropic logs only)")

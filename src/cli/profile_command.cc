@@ -7,6 +7,7 @@
 #include "analyze/analyze_input.h"
 #include "cli/commands.h"
 #include "cli/fleet_args.h"
+#include "cli/input_files.h"
 #include "cli/input_options.h"
 #include "cli/kv_cache_options.h"
 #include "cli/model_files.h"
@@ -18,6 +19,7 @@
 #include "common/units.h"
 #include "hash/block_interner.h"
 #include "ingest/load_input.h"
+#include "ingest/merge_inputs.h"
 #include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/terminal_summary.h"
@@ -27,7 +29,7 @@ namespace ltl::cli {
 namespace {
 
 struct ProfileArgs {
-  std::string input;
+  std::vector<std::string> inputs;  // FILE...: paths and globs (cli/input_files.h)
   std::string format = "auto";
   std::string output_prefix = "report";
   uint32_t block_size = 0;
@@ -115,9 +117,18 @@ int RunProfile(const ProfileArgs& a) {
       return kExitUnusable;
     }
 
+  auto inputs = ExpandInputs(a.inputs);
+  if (!inputs.ok()) {
+    PrintError(inputs.status().message());
+    return kExitUnusable;
+  }
+  if (a.show_prefix_text > 0 && inputs->size() > 1) {
+    PrintError("--show-prefix-text reads one file: give one input (or profile each file)");
+    return kExitUnusable;
+  }
   SkipCounter skips;
   ReadContext ctx;
-  ctx.name = InputDisplayName(a.input);
+  ctx.name = RunInputName(*inputs);
   ctx.block_size = a.block_size;
   ctx.skips = &skips;
   ApplyInputArgs(a.io, &ctx);
@@ -140,7 +151,7 @@ int RunProfile(const ProfileArgs& a) {
     progress.Finish();  // a warning takes its own line, the progress line is redrawn after it
     PrintWarning(m);
   };
-  auto loaded = LoadInput(a.input, *format, &ctx);
+  auto loaded = LoadInputs(*inputs, *format, &ctx);
   progress.Finish();
   if (!loaded.ok()) {
     PrintError(loaded.status().message());
@@ -179,11 +190,11 @@ int RunProfile(const ProfileArgs& a) {
     if (!in.gateway) {
       PrintWarning(fmt::format("--show-prefix-text: {} is a hashed trace and holds no prompt text",
                                ctx.name));
-    } else if (a.input == "-") {
+    } else if (inputs->front().path == "-") {
       PrintWarning("--show-prefix-text needs a file: standard input cannot be read a second time");
     } else {
-      Status text_st = FillPrefixText(a.input, in.format, ctx, p.block_size, a.show_prefix_text,
-                                      &p.leaderboards);
+      Status text_st = FillPrefixText(inputs->front().path, in.format, ctx, p.block_size,
+                                      a.show_prefix_text, &p.leaderboards);
       if (!text_st.ok()) {
         PrintError(text_st.message());
         return kExitUnusable;
@@ -231,8 +242,9 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   auto args = std::make_shared<ProfileArgs>();
   CLI::App* cmd =
       app.add_subcommand("profile", "Measure prefix-cache reuse of a gateway log or hashed trace");
-  cmd->add_option("FILE", args->input,
-                  "Input file (plain, .gz or .zst), - for stdin, or a directory of cctrace files")
+  cmd->add_option("FILE", args->inputs,
+                  "Input files (plain, .gz or .zst; globs are expanded; several files are merged "
+                  "by time into one report), - for stdin, or a directory of cctrace files")
       ->required();
   cmd->add_option("--format", args->format,
                   "Input format: auto, mooncake, bailian, cctrace, csv, jsonl (default: detected "

@@ -29,11 +29,6 @@ std::string Lower(std::string_view s) {
   return AsciiLowered(s);
 }
 
-struct Filler {
-  std::string key;  // keyed value ("" = none)
-  const char* field = nullptr;
-};
-
 // Inferred conversations, in replay order: a request continues the latest earlier request whose
 // whole message list is the list before one of its assistant messages (the longest first), else
 // it starts a conversation of its own, so equal prompts are never one conversation
@@ -67,7 +62,7 @@ std::vector<std::string> InferConversations(std::span<const RequestRecord> these
 // Then session fields whose values never repeat are per-request ids in disguise; those records
 // fall back to the inferred conversation. Then turns are numbered in time order.
 void PostProcess(std::vector<RequestRecord>* records, const std::vector<ConversationLinks>& links,
-                 const std::vector<Filler>& fillers, size_t first, GatewayReadStats* stats) {
+                 const std::vector<Filler>& fillers, size_t first, GatewayPostPassStats* stats) {
   const std::vector<std::string> inferred = InferConversations(
       std::span<const RequestRecord>(records->data() + first, records->size() - first), links);
   for (size_t i = first; i < records->size(); ++i) {
@@ -238,7 +233,8 @@ class RowPipeline : public GatewayRecordSink {
       if (s.result == RowResult::kOk) {
         s.links = proc.links();
         s.rendered_by = proc.rendered_by();
-        s.filler = Filler{proc.filler_key(), proc.filler_field()};
+        s.filler = Filler{proc.filler_key(),
+                          proc.filler_field() ? std::string(proc.filler_field()) : std::string()};
         // Logged usage replaces the estimated token count but not the blocks cut by the
         // estimate: make the ids agree with the exact count (docs/EXPORT.md), so profile and
         // export replay the same.
@@ -591,15 +587,29 @@ class PipelineSink : public GatewayRecordSink {
 }  // namespace
 
 Status ReadGateway(InputStream* in, const Detection& d, ReadContext* ctx, const GatewayConfig& base,
-                   std::vector<RequestRecord>* out, GatewayReadStats* stats) {
+                   std::vector<RequestRecord>* out, GatewayReadStats* stats,
+                   GatewayPostPass* deferred) {
   GatewayConfig config = base;
   PipelineSink sink(ctx, out, stats);
   const size_t first_record = out->size();
   Status st = ReadRecords(in, d, ctx, &config, &sink, stats);
   if (!st.ok()) return st;
-  if (sink.pipe())
-    PostProcess(out, sink.pipe()->links(), sink.pipe()->fillers(), first_record, stats);
+  if (!sink.pipe()) return Status::Ok();
+  if (deferred) {
+    deferred->links = std::move(sink.pipe()->links());
+    deferred->fillers = std::move(sink.pipe()->fillers());
+    return Status::Ok();
+  }
+  GatewayPostPassStats post;
+  PostProcess(out, sink.pipe()->links(), sink.pipe()->fillers(), first_record, &post);
+  stats->filler_values_ignored = std::move(post.filler_values_ignored);
+  stats->per_request_session_fields = std::move(post.per_request_session_fields);
   return Status::Ok();
+}
+
+void FinishGatewayRecords(std::vector<RequestRecord>* records, const GatewayPostPass& pending,
+                          GatewayPostPassStats* stats) {
+  PostProcess(records, pending.links, pending.fillers, 0, stats);
 }
 
 Status ForEachGatewayRow(InputStream* in, const Detection& d, ReadContext* ctx,

@@ -62,12 +62,38 @@ class GatewayRecordSink {
   virtual void End() {}
 };
 
+// A value of a field the tool fills per request (LiteLLM's session_id, ...): a session only when
+// the keyed value repeats (across every file of a run).
+struct Filler {
+  std::string key;    // keyed value ("" = none)
+  std::string field;  // the field that carried it
+};
+
+// What the post-pass needs of each record besides the record itself, one entry per record in
+// record order: kept when the post-pass is deferred, so it can run once over the records of many
+// files (ingest/merge_inputs.h) or of hashed shards (shard/).
+struct GatewayPostPass {
+  std::vector<ConversationLinks> links;
+  std::vector<Filler> fillers;
+};
+struct GatewayPostPassStats {
+  std::vector<std::string> per_request_session_fields;    // see GatewayReadStats
+  std::map<std::string, uint64_t> filler_values_ignored;  // see GatewayReadStats
+};
+
 // Reads a gateway log (CSV, or JSON records in any framing) into records: rows are located,
 // rendered, cut and hashed on ctx->threads workers (results in input order), then the post-pass
-// sets sessions (fillers aside), per-request fields and turns.
+// sets sessions (fillers aside), per-request fields and turns — unless `deferred` is given, which
+// then receives the post-pass input for FinishGatewayRecords.
 Status ReadGateway(InputStream* in, const Detection& detection, ReadContext* ctx,
                    const GatewayConfig& config, std::vector<RequestRecord>* out,
-                   GatewayReadStats* stats);
+                   GatewayReadStats* stats, GatewayPostPass* deferred = nullptr);
+
+// The post-pass over all of *records (one `pending` entry per record, in order): inferred
+// conversations in replay order, filler sessions, per-request session fields, turns. Its outcome
+// depends only on the records and their replay order, not on how they were split into files.
+void FinishGatewayRecords(std::vector<RequestRecord>* records, const GatewayPostPass& pending,
+                          GatewayPostPassStats* stats);
 
 // Reads a gateway log on this thread and hands every located row (timing included) to `fn`, which
 // returns nullptr or a fixed skip reason. Skips, failed and ignored rows are counted in *stats.

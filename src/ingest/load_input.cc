@@ -46,9 +46,10 @@ void FillMissingTimes(std::vector<RequestRecord>* records, uint64_t* untimed) {
 
 // The hashed-trace readers hand over whole records: their ids are interned after reading (the
 // gateway readers intern while reading, ingest/gateway_readers.h).
-void InternRest(ReadContext* ctx, std::vector<RequestRecord>* records) {
+// `base`: records the interner held before this input (earlier files of the run).
+void InternRest(ReadContext* ctx, size_t base, std::vector<RequestRecord>* records) {
   if (!ctx->interner) return;
-  for (size_t i = ctx->interner->records(); i < records->size(); ++i) {
+  for (size_t i = ctx->interner->records() - base; i < records->size(); ++i) {
     ctx->interner->Add((*records)[i].block_ids);
     std::vector<uint64_t>().swap((*records)[i].block_ids);
   }
@@ -70,8 +71,9 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
   config.models = ctx->gateway.models;
   config.on_prompt = ctx->gateway.on_prompt;
   GatewayReadStats stats;
-  Status st = ReadGateway(in, d, ctx, config, &out->records, &stats);
+  Status st = ReadGateway(in, d, ctx, config, &out->records, &stats, &out->post_pass);
   if (!st.ok()) return st;
+  out->post_pass_pending = true;
   out->source = stats.source;
   out->source_reason = stats.source_reason;
   out->ignored = stats.ignored;
@@ -82,9 +84,6 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
   out->gateway = true;
   out->filtered_status = stats.filtered_status;
   out->layouts = std::move(stats.layouts);
-  out->per_request_session_fields = std::move(stats.per_request_session_fields);
-  size_t exact = 0;
-  for (const auto& r : out->records) exact += r.exact_counts;
   std::string estimate = ctx->gateway.tokenizer
                              ? fmt::format("exact ({} tokenizer)", ctx->gateway.tokenizer->name())
                              : std::string("approximate (4 code points per token)");
@@ -97,17 +96,56 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
       estimate =
           fmt::format("exact for {} ({} tokenizer); {}", m->model, m->tokenizer->name(), estimate);
   }
-  if (exact == 0 || out->records.empty())
-    out->counting = estimate;
-  else if (exact == out->records.size())
-    out->counting = "exact (logged usage)";
-  else
-    out->counting = fmt::format("exact (logged usage) for {} of {} requests, {} for the rest",
-                                exact, out->records.size(), estimate);
+  out->counting_estimate = estimate;
+  out->counting = CountingSentence(out->records, estimate);
   return Status::Ok();
 }
 
+// After reading: times checked, missing ones filled, the gateway post-pass run (unless deferred),
+// the remaining ids interned, and the file's summary.
+void FinishLoad(const std::string& path, ReadContext* ctx, size_t interned_before,
+                LoadedInput* out) {
+  out->times = DropImplausibleTimes(&out->records, EpochNow());
+  FillMissingTimes(&out->records, &out->untimed);
+  if (!ctx->gateway.defer_post_pass) FinishGatewayPostPass(out);
+  InternRest(ctx, interned_before, &out->records);
+  InputFileSummary f;
+  f.name = ctx->name.empty() ? path : ctx->name;
+  f.format = out->format;
+  f.encoding = out->encoding;
+  if (out->format == InputFormat::kJsonl) f.framing = JsonFramingName(out->detection.framing);
+  f.bytes = out->bytes;
+  f.source = out->source;
+  f.requests = RealRecordCount(*out);
+  f.filtered_status = out->filtered_status;
+  f.ignored = out->ignored;
+  f.untimed = out->untimed;
+  f.implausible = out->times.implausible;
+  if (ctx->skips) f.skipped = *ctx->skips;
+  out->files.assign(1, std::move(f));
+}
+
 }  // namespace
+
+void FinishGatewayPostPass(LoadedInput* in) {
+  if (!in->post_pass_pending) return;
+  GatewayPostPassStats post;
+  FinishGatewayRecords(&in->records, in->post_pass, &post);
+  in->per_request_session_fields = std::move(post.per_request_session_fields);
+  in->filler_values_ignored = std::move(post.filler_values_ignored);
+  in->post_pass = GatewayPostPass();
+  in->post_pass_pending = false;
+}
+
+std::string CountingSentence(const std::vector<RequestRecord>& records,
+                             const std::string& estimate) {
+  size_t exact = 0;
+  for (const auto& r : records) exact += r.exact_counts;
+  if (exact == 0 || records.empty()) return estimate;
+  if (exact == records.size()) return "exact (logged usage)";
+  return fmt::format("exact (logged usage) for {} of {} requests, {} for the rest", exact,
+                     records.size(), estimate);
+}
 
 Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, ReadContext* ctx) {
   if ((ctx->since || ctx->until) && !IsPostgresUri(path))
@@ -174,6 +212,7 @@ Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, R
 
 Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx) {
   LoadedInput out;
+  const size_t interned_before = ctx->interner ? ctx->interner->records() : 0;
   std::error_code dir_ec;
   if (path != "-" && std::filesystem::is_directory(path, dir_ec)) {
     // Only cache traces come as a directory (one file per conversation).
@@ -189,11 +228,9 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
     opts.warm_prefix = ctx->cctrace_warm_prefix;
     Status st = ReadCctraceDirectory(path, opts, ctx, &out.records, &out.cctrace);
     if (!st.ok()) return st;
-    out.times = DropImplausibleTimes(&out.records, EpochNow());
-    FillMissingTimes(&out.records, &out.untimed);
-    InternRest(ctx, &out.records);
     out.bytes = out.cctrace.bytes;
     out.counting = "hashed trace (tokens = hash_ids x block_size)";
+    FinishLoad(path, ctx, interned_before, &out);
     return out;
   }
   auto opened = OpenAndDetect(path, format, ctx);
@@ -229,10 +266,8 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
           fmt::format("{}: format '{}' is not readable yet", ctx->name, FormatName(format)));
   }
   if (!st.ok()) return st;
-  out.times = DropImplausibleTimes(&out.records, EpochNow());
-  FillMissingTimes(&out.records, &out.untimed);
-  InternRest(ctx, &out.records);
   out.bytes = in.raw_bytes_read();
+  FinishLoad(path, ctx, interned_before, &out);
   return out;
 }
 

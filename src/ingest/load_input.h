@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "common/request_record.h"
+#include "common/skip_counter.h"
 #include "common/status.h"
+#include "ingest/gateway_readers.h"
 #include "ingest/time_check.h"
 #include "read/cctrace_reader.h"
 #include "read/input_format.h"
@@ -16,6 +18,24 @@
 #include "read/read_context.h"
 
 namespace ltl {
+
+// One input file of a run, as report.json's input.files lists it (several files are merged by
+// ingest/merge_inputs.h; a hashed shard carries its file's summary, shard/).
+struct InputFileSummary {
+  std::string name;  // as shown in messages and the report
+  InputFormat format = InputFormat::kAuto;
+  std::string encoding;
+  std::string framing;  // JSON inputs: the framing (json lines, ...); "" otherwise
+  uint64_t bytes = 0;
+  std::string source;            // gateway logs: the source table used
+  uint64_t requests = 0;         // records read (replay-only records aside)
+  uint64_t filtered_status = 0;  // non-2xx rows
+  uint64_t ignored = 0;          // records of another kind
+  uint64_t untimed = 0;
+  uint64_t implausible = 0;
+  SkipCounter skipped;  // this file's skipped rows (lines are this file's)
+  uint64_t rows() const { return requests + skipped.total() + filtered_status; }
+};
 
 struct LoadedInput {
   InputFormat format = InputFormat::kAuto;
@@ -30,6 +50,7 @@ struct LoadedInput {
   std::map<std::string, uint64_t> layouts;              // template layout -> requests
   std::vector<std::string> per_request_session_fields;  // session fields ignored (never repeat)
   std::string counting;                                 // how token counts were obtained
+  std::string counting_estimate;  // the estimate for requests without logged usage (counting)
   uint64_t conformed_ids = 0;  // records whose ids were fitted to logged usage (hash/conform_ids.h)
   uint64_t ignored = 0;        // records of another kind (Langfuse spans, non-LLM OTel spans)
   std::string ignored_reason;
@@ -39,6 +60,14 @@ struct LoadedInput {
   TimeCheck times;       // implausible times dropped (counted in `untimed` too)
   // Cache traces only (cctrace).
   CctraceReadStats cctrace;
+  // Gateway logs read with ctx->gateway.defer_post_pass: the post-pass input, one entry per
+  // record; FinishGatewayPostPass runs it (else it has run and this is empty).
+  GatewayPostPass post_pass;
+  bool post_pass_pending = false;
+  // The files this input was read from (one; several after MergeInputs), formats_differ when they
+  // are gateway logs of more than one format (csv and jsonl).
+  std::vector<InputFileSummary> files;
+  bool formats_differ = false;
 };
 
 // An input opened and its format decided: the stream replays the bytes detection read.
@@ -51,6 +80,13 @@ struct OpenedInput {
 Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, ReadContext* ctx);
 
 Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx);
+
+// Runs a deferred gateway post-pass over in->records (no-op when none is pending).
+void FinishGatewayPostPass(LoadedInput* in);
+
+// "exact (logged usage) for N of M requests, <estimate> for the rest" and its shorter forms.
+std::string CountingSentence(const std::vector<RequestRecord>& records,
+                             const std::string& estimate);
 
 // Records that are requests (not --warm-prefix replay-only records).
 size_t RealRecordCount(const LoadedInput& in);

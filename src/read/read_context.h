@@ -46,6 +46,9 @@ struct GatewayOptions {
   // --chat-template / --model-dir, tried in order (the first match renders the request); a
   // request no entry matches falls back to the fixed layout of `template_name`.
   std::vector<ModelFiles> models;
+  // Leave the post-pass (conversations, sessions, turns: ingest/gateway_readers.h) to the caller,
+  // who runs it once over the records of every file (LoadedInput::post_pass).
+  bool defer_post_pass = false;
   // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
   std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
 };

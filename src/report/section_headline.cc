@@ -166,9 +166,30 @@ class HeadlinePart final : public ReportSection {
                                      {"implausible", p.times.implausible},
                                      {"first_implausible_line",
                                       p.times.implausible ? Json(p.times.first_line) : Json()}}}};
-    Json skipped = Json::object();
-    for (const auto& [reason, e] : p.skipped.by_reason())
-      skipped[reason] = Json{{"count", e.count}, {"first_lines", e.lines}};
+    auto skipped_json = [](const SkipCounter& c) {
+      Json by = Json::object();
+      for (const auto& [reason, e] : c.by_reason())
+        by[reason] = Json{{"count", e.count}, {"first_lines", e.lines}};
+      return by;
+    };
+    Json files = Json::array();
+    for (const InputFileSummary& f : p.files)
+      files.push_back(Json{{"file", f.name},
+                           {"format", FormatName(f.format)},
+                           {"encoding", f.encoding},
+                           {"framing", f.framing.empty() ? Json() : Json(f.framing)},
+                           {"source", f.source.empty() ? Json() : Json(f.source)},
+                           {"bytes", f.bytes},
+                           {"rows", f.rows()},
+                           {"requests", f.requests},
+                           {"skipped", f.skipped.total()},
+                           {"skipped_by_reason", skipped_json(f.skipped)},
+                           {"filtered_status", f.filtered_status},
+                           {"ignored", f.ignored},
+                           {"untimed", f.untimed},
+                           {"implausible_times", f.implausible}});
+    j["input"]["files"] = std::move(files);
+    Json skipped = skipped_json(p.skipped);
     j["counts"] = Json{{"rows", p.rows_read},
                        {"requests", p.requests},
                        {"skipped", p.skipped.total()},
