@@ -6,6 +6,7 @@
 #include "analyze/cctrace_summary.h"
 #include "analyze/gateway_findings.h"
 #include "common/units.h"
+#include "simulate/aiperf_rate.h"
 
 namespace ltl {
 
@@ -37,6 +38,9 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
                                        layout, WithCommas(static_cast<int64_t>(n)));
   }
   BuildProfile(in.records, trace, o.replay, o.capacities, &p, o.fleet ? &*o.fleet : nullptr);
+  // Several files: AIPerf would read the time-merged trace (what `export FILE...` writes), whose
+  // file order is the replay order, not the order the files were given in.
+  if (in.files.size() > 1) p.aiperf_cache_hit_rate = AiperfCacheHitRate(trace, false);
   if (WantsKvCacheSection(o.kv_cache))
     BuildKvCacheSection(trace, o.replay, o.kv_cache, o.capacities, &p);
   BuildTiersSection(trace, o.replay, o.tiers, &p);

@@ -13,6 +13,7 @@ void RegisterCommands(CLI::App& app, CommandRegistry& registry) {
   RegisterExport(app, registry);
   RegisterTokenize(app, registry);
   RegisterListSources(app, registry);
+  RegisterHashShard(app, registry);
 }
 
 void PrintError(const std::string& message) {

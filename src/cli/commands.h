@@ -30,6 +30,7 @@ void RegisterListModels(CLI::App& app, CommandRegistry& registry);
 void RegisterExport(CLI::App& app, CommandRegistry& registry);
 void RegisterTokenize(CLI::App& app, CommandRegistry& registry);
 void RegisterListSources(CLI::App& app, CommandRegistry& registry);
+void RegisterHashShard(CLI::App& app, CommandRegistry& registry);
 
 // Prints "llmtrafficlens: <message>" on stderr.
 void PrintError(const std::string& message);

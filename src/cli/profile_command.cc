@@ -23,6 +23,7 @@
 #include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/terminal_summary.h"
+#include "shard/run_inputs.h"
 #include "simulate/trace.h"
 
 namespace ltl::cli {
@@ -151,13 +152,13 @@ int RunProfile(const ProfileArgs& a) {
     progress.Finish();  // a warning takes its own line, the progress line is redrawn after it
     PrintWarning(m);
   };
-  auto loaded = LoadInputs(*inputs, *format, &ctx);
+  auto loaded = LoadRunInputs(*inputs, *format, &ctx);
   progress.Finish();
   if (!loaded.ok()) {
     PrintError(loaded.status().message());
     return kExitUnusable;
   }
-  LoadedInput& in = loaded.value();
+  LoadedInput& in = loaded->input;
   if (RealRecordCount(in) == 0) {  // nothing to measure: say why, write nothing
     PrintError(NoRequestsMessage(ctx.name, in, skips));
     return kExitUnusable;
@@ -182,7 +183,7 @@ int RunProfile(const ProfileArgs& a) {
   analyze.kv_cache = *kv_request;
   analyze.tiers = *tiers_request;
   analyze.warm_prefix = a.warm_prefix;
-  if (tokenizer) analyze.tokenizer = tokenizer->name();
+  analyze.tokenizer = loaded->tokenizer;  // --tokenizer, or the one the shards were cut with
   Trace trace = BuildTrace(in.records, std::move(interner));
   analyze.fleet = ResolveFleetOptions(a.fleet, trace.block_size, caps, kv_request->memory);
   Profile p = AnalyzeInput(in, trace, skips, analyze);
@@ -190,6 +191,8 @@ int RunProfile(const ProfileArgs& a) {
     if (!in.gateway) {
       PrintWarning(fmt::format("--show-prefix-text: {} is a hashed trace and holds no prompt text",
                                ctx.name));
+    } else if (loaded->shards > 0) {
+      PrintWarning("--show-prefix-text: a hashed shard holds no prompt text");
     } else if (inputs->front().path == "-") {
       PrintWarning("--show-prefix-text needs a file: standard input cannot be read a second time");
     } else {
@@ -244,7 +247,8 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
       app.add_subcommand("profile", "Measure prefix-cache reuse of a gateway log or hashed trace");
   cmd->add_option("FILE", args->inputs,
                   "Input files (plain, .gz or .zst; globs are expanded; several files are merged "
-                  "by time into one report), - for stdin, or a directory of cctrace files")
+                  "by time into one report) or hashed shards (hash-shard), - for stdin, or a "
+                  "directory of cctrace files")
       ->required();
   cmd->add_option("--format", args->format,
                   "Input format: auto, mooncake, bailian, cctrace, csv, jsonl (default: detected "

@@ -43,12 +43,13 @@ double ExactSum::Value() const {
   return hi;
 }
 
-double AiperfCacheHitRate(const Trace& trace) {
+double AiperfCacheHitRate(const Trace& trace, bool in_file_order) {
   std::vector<uint32_t> by_record(trace.requests.size());
   for (uint32_t i = 0; i < trace.requests.size(); ++i) by_record[i] = i;
-  std::sort(by_record.begin(), by_record.end(), [&](uint32_t a, uint32_t b) {
-    return trace.requests[a].record < trace.requests[b].record;
-  });
+  if (in_file_order)
+    std::sort(by_record.begin(), by_record.end(), [&](uint32_t a, uint32_t b) {
+      return trace.requests[a].record < trace.requests[b].record;
+    });
   std::vector<uint8_t> seen(trace.num_blocks, 0);
   ExactSum sum;
   uint64_t counted = 0;

@@ -7,7 +7,9 @@
 
 namespace ltl {
 
-double AiperfCacheHitRate(const Trace& trace);
+// `in_file_order`: requests in input order (one file, as AIPerf reads it); false: in replay order,
+// which is the file order of the time-merged trace several input files make (`export` writes it).
+double AiperfCacheHitRate(const Trace& trace, bool in_file_order = true);
 
 // Exactly rounded sum of doubles (Shewchuk's algorithm, as Python's math.fsum).
 class ExactSum {

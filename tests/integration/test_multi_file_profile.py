@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import unittest
 
+import json_schema_subset
 import ltl_test_env as env
 
 BASE = 1753351200  # 2025-07-24T10:00:00Z
@@ -163,12 +164,15 @@ class MultiFileProfile(unittest.TestCase):
             self.assertEqual(f["rows"], len(self.files[k]), f)
             self.assertEqual(f["requests"], len(self.files[k]) - 1, f)
             self.assertEqual(f["skipped"], 1, f)
-            # The bad row sits at data row 4 + k (CSV: record 4 + k after the header; JSONL:
-            # line 4 + k).
+            # The bad row is data row 4 + k of its file: line 5 + k of a CSV file (after the
+            # header), line 4 + k of the JSON lines file.
             (entry,) = f["skipped_by_reason"].values()
-            self.assertEqual(entry["first_lines"], [4 + k], f)
+            self.assertEqual(entry["first_lines"], [4 + k + (f["format"] == "csv")], f)
         self.assertEqual(sum(f["bytes"] for f in files), many["input"]["bytes"])
         self.assertEqual(many["counts"]["skipped"], 3)
+        with open(os.path.join(env.SOURCE_DIR, "docs", "report.schema.json")) as f:
+            schema = json.load(f)
+        self.assertEqual(json_schema_subset.validate(many, schema), [])
 
     def test_glob_expanded_by_the_tool(self):
         by_glob = self.profile(os.path.join(self.dir, "[abc].*"), name="glob")

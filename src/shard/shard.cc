@@ -1,0 +1,72 @@
+// HashShard / MergeShards (see shard.h).
+#include "shard/shard.h"
+
+#include <fmt/format.h>
+
+#include "hash/salt_file.h"
+#include "ingest/merge_inputs.h"
+#include "tokenize/tokenizer.h"
+
+namespace ltl {
+
+uint64_t SaltCheck(const SipKey& key) {
+  // Any fixed message: the digest tells keys apart without revealing one.
+  uint64_t d = SipHash24(key, std::string_view("llmtrafficlens shard salt check"));
+  return d == 0 ? 1 : d;
+}
+
+Result<Shard> HashShard(const std::string& path, InputFormat format, ReadContext* ctx) {
+  ReadContext c = *ctx;
+  c.interner = nullptr;  // the shard keeps the ids as hashed
+  c.gateway.defer_post_pass = true;
+  auto loaded = LoadInput(path, format, &c);
+  if (!loaded.ok()) return loaded.status();
+  Shard s;
+  s.input = std::move(loaded).value();
+  if (s.input.format == InputFormat::kCctrace)
+    return Status::InvalidArgument(fmt::format(
+        "{}: a cache trace (cctrace) is profiled directly, not through a shard", c.name));
+  if (s.input.gateway) {
+    auto salt = LoadOrCreateSalt(c.gateway.salt_file);  // the file the reader just used
+    if (!salt.ok()) return salt.status();
+    s.salt_check = SaltCheck(salt->key);
+    if (c.gateway.tokenizer) s.tokenizer = c.gateway.tokenizer->name();
+  }
+  return s;
+}
+
+Result<LoadedInput> MergeShards(std::vector<Shard> shards, BlockInterner* interner) {
+  std::vector<LoadedInput> parts;
+  parts.reserve(shards.size());
+  if (shards.empty()) return Status::InvalidArgument("no shard");
+  // What every shard must agree with (copied: the loop moves each shard's input away).
+  const bool first_gateway = shards.front().input.gateway;
+  const uint64_t first_salt = shards.front().salt_check;
+  const std::string first_tokenizer = shards.front().tokenizer;
+  const std::string first_estimate = shards.front().input.counting_estimate;
+  const std::string first_name =
+      shards.front().input.files.empty() ? "shard" : shards.front().input.files.front().name;
+  for (Shard& s : shards) {
+    const std::string name = s.input.files.empty() ? "shard" : s.input.files.front().name;
+    if (s.input.gateway && first_gateway && s.salt_check != first_salt)
+      return Status::InvalidArgument(fmt::format(
+          "{}: hashed with another salt than {}: its block ids cannot match; hash every file "
+          "with the same --salt-file",
+          name, first_name));
+    if (s.input.gateway && first_gateway &&
+        (s.tokenizer != first_tokenizer || s.input.counting_estimate != first_estimate))
+      return Status::InvalidArgument(fmt::format(
+          "{}: cut with other settings than {} ({} vs {}): hash every file with the same "
+          "--tokenizer, --model-dir and --chat-template",
+          name, first_name, s.input.counting_estimate, first_estimate));
+    if (interner)
+      for (RequestRecord& r : s.input.records) {
+        interner->Add(r.block_ids);
+        std::vector<uint64_t>().swap(r.block_ids);
+      }
+    parts.push_back(std::move(s.input));
+  }
+  return MergeInputs(std::move(parts));
+}
+
+}  // namespace ltl

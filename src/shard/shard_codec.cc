@@ -1,0 +1,517 @@
+// Shard encoding and checked decoding (see shard_codec.h).
+#include "shard/shard_codec.h"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <unordered_map>
+
+#include "common/atomic_file.h"
+
+namespace ltl {
+namespace {
+
+constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + 4;
+constexpr uint32_t kEndMark = 0x21444e45;  // "END!"
+
+uint32_t Crc32(std::string_view s) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  // zlib takes uInt lengths: feed large payloads in pieces.
+  while (!s.empty()) {
+    const uInt n = static_cast<uInt>(std::min<size_t>(s.size(), 1u << 30));
+    c = crc32(c, reinterpret_cast<const Bytef*>(s.data()), n);
+    s.remove_prefix(n);
+  }
+  return static_cast<uint32_t>(c);
+}
+
+class Writer {
+ public:
+  explicit Writer(std::string* out) : out_(out) {}
+  void U8(uint8_t v) { out_->push_back(static_cast<char>(v)); }
+  void U32(uint32_t v) {
+    for (int i = 0; i < 4; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void U64(uint64_t v) {
+    for (int i = 0; i < 8; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void I64(int64_t v) { U64(static_cast<uint64_t>(v)); }
+  void F64(double v) {
+    uint64_t b;
+    static_assert(sizeof b == sizeof v);
+    std::memcpy(&b, &v, sizeof b);
+    U64(b);
+  }
+  void Str(std::string_view s) {
+    U32(static_cast<uint32_t>(s.size()));
+    out_->append(s);
+  }
+
+ private:
+  std::string* out_;
+};
+
+class Reader {
+ public:
+  Reader(std::string_view bytes, size_t base, const std::string& name)
+      : p_(bytes), base_(base), name_(name) {}
+  const Status& status() const { return st_; }
+  bool ok() const { return st_.ok(); }
+  size_t offset() const { return base_ + pos_; }
+  size_t left() const { return p_.size() - pos_; }
+
+  void Fail(const std::string& what) {
+    if (st_.ok())
+      st_ = Status::Corrupt(fmt::format("{}: offset {}: corrupt shard: {}", name_, offset(), what));
+  }
+  bool Need(size_t n, const char* what) {
+    if (!st_.ok()) return false;
+    if (left() < n) {
+      st_ =
+          Status::Corrupt(fmt::format("{}: offset {}: truncated shard: {} needs {} bytes, {} left",
+                                      name_, offset(), what, n, left()));
+      return false;
+    }
+    return true;
+  }
+  uint8_t U8(const char* what) {
+    if (!Need(1, what)) return 0;
+    return static_cast<uint8_t>(p_[pos_++]);
+  }
+  bool Bool(const char* what) {
+    const uint8_t v = U8(what);
+    if (v > 1) Fail(fmt::format("{} is {}, not 0 or 1", what, v));
+    return v == 1;
+  }
+  uint32_t U32(const char* what) {
+    if (!Need(4, what)) return 0;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= uint32_t{static_cast<uint8_t>(p_[pos_++])} << (8 * i);
+    return v;
+  }
+  uint64_t U64(const char* what) {
+    if (!Need(8, what)) return 0;
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= uint64_t{static_cast<uint8_t>(p_[pos_++])} << (8 * i);
+    return v;
+  }
+  int64_t I64(const char* what) { return static_cast<int64_t>(U64(what)); }
+  double F64(const char* what) {
+    uint64_t b = U64(what);
+    double v;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+  }
+  std::string Str(const char* what) {
+    const uint32_t n = U32(what);
+    if (!Need(n, what)) return {};
+    std::string s(p_.substr(pos_, n));
+    pos_ += n;
+    return s;
+  }
+  // A count of elements of at least `min_bytes` each: never more than the bytes left can hold.
+  uint64_t Count(size_t min_bytes, const char* what, bool wide = false) {
+    const uint64_t n = wide ? U64(what) : U32(what);
+    if (ok() && n > left() / std::max<size_t>(min_bytes, 1)) {
+      Fail(fmt::format("{}: {} entries cannot fit in the {} bytes left", what, n, left()));
+      return 0;
+    }
+    return n;
+  }
+
+ private:
+  std::string_view p_;
+  size_t pos_ = 0;
+  size_t base_;
+  const std::string& name_;
+  Status st_;
+};
+
+// Strings the records repeat (models, conversation keys, session fields, types, filler fields):
+// written once, referred to by index.
+class StringTable {
+ public:
+  uint32_t Index(const std::string& s) {
+    auto [it, inserted] = index_.try_emplace(s, static_cast<uint32_t>(strings_.size()));
+    if (inserted) strings_.push_back(s);
+    return it->second;
+  }
+  const std::vector<std::string>& strings() const { return strings_; }
+
+ private:
+  std::unordered_map<std::string, uint32_t> index_;
+  std::vector<std::string> strings_;
+};
+
+constexpr uint8_t kMaxFormat = static_cast<uint8_t>(InputFormat::kJsonl);
+constexpr uint8_t kMaxFraming = static_cast<uint8_t>(JsonFraming::kDocument);
+
+void WriteSkips(Writer& w, const SkipCounter& c) {
+  w.U32(static_cast<uint32_t>(c.by_reason().size()));
+  for (const auto& [reason, e] : c.by_reason()) {
+    w.Str(reason);
+    w.U64(e.count);
+    w.U32(static_cast<uint32_t>(e.lines.size()));
+    for (uint64_t l : e.lines) w.U64(l);
+  }
+}
+
+// Puts back one reason as the counter held it: its example lines, then the rest of the count.
+// SkipCounter offers only Add and Merge, so the rest is added by doubling (O(log count) merges,
+// whatever count a shard claims); the examples are full by then, so no line is added twice.
+void RestoreSkips(const std::string& reason, uint64_t count, const std::vector<uint64_t>& lines,
+                  SkipCounter* c) {
+  for (uint64_t l : lines) c->Add(reason, l);
+  uint64_t rest = count - lines.size();
+  if (rest == 0) return;
+  SkipCounter power;
+  power.Add(reason, lines.back());  // count 1; its line is never taken (examples are full)
+  while (rest > 0) {
+    if (rest & 1) c->Merge(power);
+    rest >>= 1;
+    if (rest > 0) {
+      const SkipCounter copy = power;
+      power.Merge(copy);
+    }
+  }
+}
+
+SkipCounter ReadSkips(Reader& r) {
+  SkipCounter c;
+  const uint64_t reasons = r.Count(4 + 8 + 4, "skip reasons");
+  for (uint64_t i = 0; i < reasons && r.ok(); ++i) {
+    std::string reason = r.Str("skip reason");
+    const uint64_t count = r.U64("skip count");
+    const uint64_t n = r.Count(8, "skip lines");
+    if (n > SkipCounter::kExamplesPerReason || n > count || count > (uint64_t{1} << 62))
+      r.Fail(fmt::format("skip reason with {} example lines for {} rows", n, count));
+    std::vector<uint64_t> lines;
+    for (uint64_t k = 0; k < n && r.ok(); ++k) lines.push_back(r.U64("skip line"));
+    if (r.ok() && lines.size() != std::min<uint64_t>(count, SkipCounter::kExamplesPerReason))
+      r.Fail(fmt::format("skip reason with {} example lines for {} rows", lines.size(), count));
+    if (r.ok()) RestoreSkips(reason, count, lines, &c);
+  }
+  return c;
+}
+
+template <typename Map>
+void WriteCounts(Writer& w, const Map& m) {
+  w.U32(static_cast<uint32_t>(m.size()));
+  for (const auto& [k, v] : m) {
+    w.Str(k);
+    w.U64(v);
+  }
+}
+
+std::map<std::string, uint64_t> ReadCounts(Reader& r, const char* what) {
+  std::map<std::string, uint64_t> m;
+  const uint64_t n = r.Count(4 + 8, what);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    std::string k = r.Str(what);
+    m[std::move(k)] = r.U64(what);
+  }
+  return m;
+}
+
+InputFormat ReadFormat(Reader& r, const char* what) {
+  const uint8_t f = r.U8(what);
+  if (f > kMaxFormat) r.Fail(fmt::format("{} {} is not a known format", what, f));
+  return static_cast<InputFormat>(f);
+}
+
+// Record flags (one byte).
+enum : uint8_t {
+  kHasTime = 1,
+  kExact = 2,
+  kTruncated = 4,
+  kSubagent = 8,
+  kReplayOnly = 16,
+};
+
+}  // namespace
+
+std::string EncodeShard(const Shard& shard) {
+  const LoadedInput& in = shard.input;
+  std::string body;
+  Writer w(&body);
+  w.Str(shard.tokenizer);
+  w.U64(shard.salt_check);
+  w.U8(static_cast<uint8_t>(in.format));
+  w.Str(in.encoding);
+  w.U8(static_cast<uint8_t>(in.detection.format));
+  w.U8(static_cast<uint8_t>(in.detection.framing));
+  w.Str(in.detection.document_key);
+  w.Str(in.detection.reason);
+  w.Str(in.source);
+  w.Str(in.source_reason);
+  w.U64(in.bytes);
+  w.U8(in.gateway);
+  w.U64(in.filtered_status);
+  WriteCounts(w, in.layouts);
+  w.U32(static_cast<uint32_t>(in.per_request_session_fields.size()));
+  for (const auto& f : in.per_request_session_fields) w.Str(f);
+  w.Str(in.counting);
+  w.Str(in.counting_estimate);
+  w.U64(in.conformed_ids);
+  w.U64(in.ignored);
+  w.Str(in.ignored_reason);
+  WriteCounts(w, in.filler_values_ignored);
+  w.Str(in.first_skip_reason);
+  w.U64(in.untimed);
+  w.U8(in.times.absolute_clock);
+  w.U64(in.times.implausible);
+  w.U64(in.times.first_line);
+  w.U8(in.formats_differ);
+  w.U32(static_cast<uint32_t>(in.files.size()));
+  for (const InputFileSummary& f : in.files) {
+    w.Str(f.name);
+    w.U8(static_cast<uint8_t>(f.format));
+    w.Str(f.encoding);
+    w.Str(f.framing);
+    w.U64(f.bytes);
+    w.Str(f.source);
+    w.U64(f.requests);
+    w.U64(f.filtered_status);
+    w.U64(f.ignored);
+    w.U64(f.untimed);
+    w.U64(f.implausible);
+    WriteSkips(w, f.skipped);
+  }
+  // Records (and the post-pass input) into their own buffer while the string table fills.
+  StringTable table;
+  std::string recs;
+  Writer rw(&recs);
+  for (const RequestRecord& r : in.records) {
+    rw.U64(r.line);
+    rw.F64(r.time_s);
+    rw.I64(r.input_tokens);
+    rw.I64(r.output_tokens);
+    rw.U32(r.block_size);
+    rw.U32(table.Index(r.conversation));
+    rw.U32(table.Index(r.session_field));
+    rw.U32(table.Index(r.model));
+    rw.U32(table.Index(r.type));
+    rw.U8(static_cast<uint8_t>(static_cast<int8_t>(r.stream)));
+    rw.U32(static_cast<uint32_t>(r.status_code));
+    rw.U32(static_cast<uint32_t>(r.turn));
+    rw.I64(r.provider_cached_tokens);
+    rw.U64(r.tools_digest);
+    rw.U8((r.has_time ? kHasTime : 0) | (r.exact_counts ? kExact : 0) |
+          (r.truncated_body ? kTruncated : 0) | (r.subagent ? kSubagent : 0) |
+          (r.replay_only ? kReplayOnly : 0));
+    rw.U32(static_cast<uint32_t>(r.block_ids.size()));
+    for (uint64_t id : r.block_ids) rw.U64(id);
+  }
+  rw.U8(in.post_pass_pending);
+  if (in.post_pass_pending) {
+    for (const ConversationLinks& l : in.post_pass.links) {
+      rw.U8(l.known);
+      rw.U64(l.own);
+      rw.U8(static_cast<uint8_t>(l.parents.size()));
+      for (uint64_t p : l.parents) rw.U64(p);
+    }
+    for (const Filler& f : in.post_pass.fillers) {
+      rw.U32(table.Index(f.key));
+      rw.U32(table.Index(f.field));
+    }
+  }
+  w.U32(static_cast<uint32_t>(table.strings().size()));
+  for (const auto& s : table.strings()) w.Str(s);
+  w.U64(in.records.size());
+  body += recs;
+  w.U32(kEndMark);
+
+  std::string out;
+  out.reserve(kHeaderBytes + body.size());
+  out.append(kShardMagic);
+  Writer h(&out);
+  h.U32(kShardVersion);
+  h.U32(0);
+  h.U64(body.size());
+  h.U32(Crc32(body));
+  out += body;
+  return out;
+}
+
+Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
+  if (bytes.size() < kShardMagic.size() || bytes.substr(0, kShardMagic.size()) != kShardMagic)
+    return Status::Corrupt(
+        fmt::format("{}: offset 0: not a shard (no llmtrafficlens shard header)", name));
+  Reader hr(bytes, 0, name);
+  for (size_t i = 0; i < kShardMagic.size(); ++i) hr.U8("magic");
+  const uint32_t version = hr.U32("version");
+  if (hr.ok() && version != kShardVersion)
+    return Status::Corrupt(fmt::format(
+        "{}: offset 8: shard version {} is not readable by this build (it reads version {}); "
+        "hash the file again with this version",
+        name, version, kShardVersion));
+  const uint32_t flags = hr.U32("flags");
+  if (hr.ok() && flags != 0) hr.Fail(fmt::format("unknown flags {:#x}", flags));
+  const uint64_t size = hr.U64("payload size");
+  const uint32_t crc = hr.U32("checksum");
+  if (!hr.ok()) return hr.status();
+  if (size != bytes.size() - kHeaderBytes)
+    return Status::Corrupt(fmt::format(
+        "{}: offset {}: {} shard: the header promises {} payload bytes, the file holds {}", name,
+        bytes.size(), size > bytes.size() - kHeaderBytes ? "truncated" : "corrupt", size,
+        bytes.size() - kHeaderBytes));
+  const std::string_view body = bytes.substr(kHeaderBytes);
+  if (Crc32(body) != crc)
+    return Status::Corrupt(fmt::format(
+        "{}: offset {}: corrupt shard: the payload's CRC-32 does not match the header's", name,
+        kHeaderBytes));
+
+  Reader r(body, kHeaderBytes, name);
+  Shard shard;
+  LoadedInput& in = shard.input;
+  shard.tokenizer = r.Str("tokenizer");
+  shard.salt_check = r.U64("salt check");
+  in.format = ReadFormat(r, "format");
+  in.encoding = r.Str("encoding");
+  in.detection.format = ReadFormat(r, "detected format");
+  const uint8_t framing = r.U8("framing");
+  if (framing > kMaxFraming) r.Fail(fmt::format("framing {} is not known", framing));
+  in.detection.framing = static_cast<JsonFraming>(framing);
+  in.detection.document_key = r.Str("document key");
+  in.detection.reason = r.Str("detection reason");
+  in.source = r.Str("source");
+  in.source_reason = r.Str("source reason");
+  in.bytes = r.U64("bytes");
+  in.gateway = r.Bool("gateway flag");
+  in.filtered_status = r.U64("filtered rows");
+  in.layouts = ReadCounts(r, "layouts");
+  const uint64_t fields = r.Count(4, "per-request session fields");
+  for (uint64_t i = 0; i < fields && r.ok(); ++i)
+    in.per_request_session_fields.push_back(r.Str("session field"));
+  in.counting = r.Str("counting");
+  in.counting_estimate = r.Str("counting estimate");
+  in.conformed_ids = r.U64("conformed ids");
+  in.ignored = r.U64("ignored records");
+  in.ignored_reason = r.Str("ignored reason");
+  in.filler_values_ignored = ReadCounts(r, "filler values");
+  in.first_skip_reason = r.Str("first skip reason");
+  in.untimed = r.U64("untimed");
+  in.times.absolute_clock = r.Bool("clock flag");
+  in.times.implausible = r.U64("implausible times");
+  in.times.first_line = r.U64("first implausible line");
+  in.formats_differ = r.Bool("formats flag");
+  const uint64_t files = r.Count(8, "files");
+  for (uint64_t i = 0; i < files && r.ok(); ++i) {
+    InputFileSummary f;
+    f.name = r.Str("file name");
+    f.format = ReadFormat(r, "file format");
+    f.encoding = r.Str("file encoding");
+    f.framing = r.Str("file framing");
+    f.bytes = r.U64("file bytes");
+    f.source = r.Str("file source");
+    f.requests = r.U64("file requests");
+    f.filtered_status = r.U64("file filtered rows");
+    f.ignored = r.U64("file ignored records");
+    f.untimed = r.U64("file untimed");
+    f.implausible = r.U64("file implausible times");
+    f.skipped = ReadSkips(r);
+    in.files.push_back(std::move(f));
+  }
+  if (r.ok() && in.files.empty()) r.Fail("no file summary");
+  std::vector<std::string> strings;
+  const uint64_t nstrings = r.Count(4, "string table");
+  strings.reserve(nstrings);
+  for (uint64_t i = 0; i < nstrings && r.ok(); ++i) strings.push_back(r.Str("string"));
+  auto str = [&](const char* what) -> std::string {
+    const uint32_t k = r.U32(what);
+    if (r.ok() && k >= strings.size()) {
+      r.Fail(fmt::format("{} refers to string {} of {}", what, k, strings.size()));
+      return {};
+    }
+    return r.ok() ? strings[k] : std::string();
+  };
+  // A record takes at least 82 bytes (no ids): the count is checked against that.
+  constexpr size_t kMinRecordBytes = 8 + 8 + 8 + 8 + 4 + 4 * 4 + 1 + 4 + 4 + 8 + 8 + 1 + 4;
+  const uint64_t nrec = r.Count(kMinRecordBytes, "records", /*wide=*/true);
+  in.records.reserve(nrec);
+  for (uint64_t i = 0; i < nrec && r.ok(); ++i) {
+    RequestRecord rec;
+    rec.line = r.U64("line");
+    rec.time_s = r.F64("time");
+    rec.input_tokens = r.I64("input tokens");
+    rec.output_tokens = r.I64("output tokens");
+    rec.block_size = r.U32("block size");
+    rec.conversation = str("conversation key");
+    rec.session_field = str("session field");
+    rec.model = str("model");
+    rec.type = str("type");
+    rec.stream = static_cast<int8_t>(r.U8("stream"));
+    rec.status_code = static_cast<int32_t>(r.U32("status code"));
+    rec.turn = static_cast<int32_t>(r.U32("turn"));
+    rec.provider_cached_tokens = r.I64("provider cached tokens");
+    rec.tools_digest = r.U64("tools digest");
+    const uint8_t flags = r.U8("record flags");
+    if (flags >= 32) r.Fail(fmt::format("record flags {:#x} are not known", flags));
+    rec.has_time = flags & kHasTime;
+    rec.exact_counts = flags & kExact;
+    rec.truncated_body = flags & kTruncated;
+    rec.subagent = flags & kSubagent;
+    rec.replay_only = flags & kReplayOnly;
+    if (r.ok() && rec.has_time && !std::isfinite(rec.time_s))
+      r.Fail("a record's time is not finite");
+    if (r.ok() && rec.input_tokens < 0)
+      r.Fail(fmt::format("record {} has {} input tokens", i + 1, rec.input_tokens));
+    const uint64_t ids = r.Count(8, "block ids");
+    rec.block_ids.resize(r.ok() ? ids : 0);
+    for (uint64_t k = 0; k < ids && r.ok(); ++k) rec.block_ids[k] = r.U64("block id");
+    in.records.push_back(std::move(rec));
+  }
+  in.post_pass_pending = r.Bool("post-pass flag");
+  if (r.ok() && in.post_pass_pending && !in.gateway)
+    r.Fail("a hashed trace with a gateway post-pass");
+  if (in.post_pass_pending) {
+    in.post_pass.links.resize(r.ok() ? in.records.size() : 0);
+    for (ConversationLinks& l : in.post_pass.links) {
+      if (!r.ok()) break;
+      l.known = r.Bool("link flag");
+      l.own = r.U64("link");
+      const uint8_t np = r.U8("parent count");
+      if (np > ConversationLinks::kMaxParents)
+        r.Fail(fmt::format("{} conversation parents (at most {})", np,
+                           ConversationLinks::kMaxParents));
+      for (uint8_t k = 0; k < np && r.ok(); ++k) l.parents.push_back(r.U64("parent link"));
+    }
+    in.post_pass.fillers.resize(r.ok() ? in.records.size() : 0);
+    for (Filler& f : in.post_pass.fillers) {
+      if (!r.ok()) break;
+      f.key = str("filler key");
+      f.field = str("filler field");
+    }
+  }
+  const uint32_t end = r.U32("end mark");
+  if (r.ok() && end != kEndMark) r.Fail("the end mark is missing");
+  if (r.ok() && r.left() != 0) r.Fail(fmt::format("{} bytes after the end mark", r.left()));
+  if (!r.ok()) return r.status();
+  return shard;
+}
+
+Status WriteShardFile(const std::string& path, const Shard& shard) {
+  return WriteFileAtomically(path, EncodeShard(shard));
+}
+
+Result<Shard> ReadShardFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Status::IoError(fmt::format("{}: cannot open the shard", path));
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (f.bad()) return Status::IoError(fmt::format("{}: cannot read the shard", path));
+  return DecodeShard(bytes, path);
+}
+
+bool IsShardFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  char magic[8] = {};
+  if (!f.read(magic, sizeof magic)) return false;
+  return std::string_view(magic, sizeof magic) == kShardMagic;
+}
+
+}  // namespace ltl

@@ -1,0 +1,34 @@
+// The shard file format (version 1), little-endian throughout:
+//   magic "LTLSHRD\n" (8 bytes) | u32 version | u32 flags (0) | u64 payload size | u32 CRC-32 of
+//   the payload (zlib's) | payload
+// The payload is the Shard field by field (shard_codec.cc lists the order): strings as u32 length
+// + bytes, the records' repeated strings (models, conversation keys, session fields, types) as
+// indices into one string table, block ids as u64 each. Loading checks the magic, version, size and
+// checksum first, then every count against the bytes left, so a truncated or corrupt shard is a
+// Corrupt status naming the shard and the byte offset, never a crash or a huge allocation.
+// Hand-written: the format is ~200 lines and must report offsets; a general serialiser (cereal,
+// protobuf) would add a dependency and its own error model for no gain.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "shard/shard.h"
+
+namespace ltl {
+
+inline constexpr std::string_view kShardMagic = "LTLSHRD\n";
+inline constexpr uint32_t kShardVersion = 1;
+
+std::string EncodeShard(const Shard& shard);
+// `name` is how messages name the shard (its path).
+Result<Shard> DecodeShard(std::string_view bytes, const std::string& name);
+
+// Writes the shard atomically (temp file + rename); reads one back.
+Status WriteShardFile(const std::string& path, const Shard& shard);
+Result<Shard> ReadShardFile(const std::string& path);
+// Whether the file at `path` starts with the shard magic (false for unreadable files).
+bool IsShardFile(const std::string& path);
+
+}  // namespace ltl

@@ -1,0 +1,227 @@
+// The shard file format (shard/shard_codec.h): every field of a shard survives encode/decode; a
+// truncated shard (at every length), a flipped payload byte, another version, trailing bytes and a
+// count larger than the file are Corrupt statuses naming the shard and an offset.
+#include <gtest/gtest.h>
+
+#include <zlib.h>
+
+#include "shard/shard_codec.h"
+
+namespace ltl {
+namespace {
+
+Shard Sample() {
+  Shard s;
+  s.tokenizer = "cl100k_base";
+  s.salt_check = 0x1234567890abcdefull;
+  LoadedInput& in = s.input;
+  in.format = InputFormat::kJsonl;
+  in.encoding = "zstd";
+  in.detection.format = InputFormat::kJsonl;
+  in.detection.framing = JsonFraming::kArray;
+  in.detection.document_key = "requests";
+  in.detection.reason = "a JSON array";
+  in.source = "litellm-spendlogs";
+  in.source_reason = "its columns";
+  in.bytes = 987654;
+  in.gateway = true;
+  in.filtered_status = 3;
+  in.layouts = {{"chatml", 7}, {"anthropic", 2}};
+  in.counting = "exact (logged usage) for 1 of 2 requests, approximate for the rest";
+  in.counting_estimate = "approximate (4 code points per token)";
+  in.conformed_ids = 1;
+  in.ignored = 4;
+  in.ignored_reason = "a span";
+  in.filler_values_ignored = {{"session_id", 5}};
+  in.first_skip_reason = "invalid JSON";
+  in.untimed = 1;
+  in.times.absolute_clock = true;
+  in.times.implausible = 1;
+  in.times.first_line = 9;
+  InputFileSummary f;
+  f.name = "logs/a.jsonl.zst";
+  f.format = InputFormat::kJsonl;
+  f.encoding = "zstd";
+  f.framing = "json array";
+  f.bytes = 987654;
+  f.source = "litellm-spendlogs";
+  f.requests = 2;
+  f.filtered_status = 3;
+  f.ignored = 4;
+  f.untimed = 1;
+  f.implausible = 1;
+  for (uint64_t l = 1; l <= 9; ++l) f.skipped.Add("invalid JSON", l * 10);
+  f.skipped.Add("too long", 4);
+  in.files.push_back(f);
+  RequestRecord a;
+  a.line = 2;
+  a.time_s = 1753351200.25;
+  a.has_time = true;
+  a.input_tokens = 40;
+  a.output_tokens = 7;
+  a.block_size = 16;
+  a.block_ids = {1, 2, 0xffffffffffffffffull};
+  a.conversation = "s0123";
+  a.session_field = "x-session-id";
+  a.model = "qwen3-32b";
+  a.stream = 1;
+  a.status_code = 200;
+  a.type = "image";
+  a.turn = 3;
+  a.provider_cached_tokens = 32;
+  a.exact_counts = true;
+  a.tools_digest = 0xfeed;
+  a.truncated_body = true;
+  RequestRecord b;
+  b.line = 5;
+  b.block_size = 16;
+  b.input_tokens = 3;
+  b.model = "qwen3-32b";  // shares the string table entry
+  b.subagent = true;
+  in.records = {a, b};
+  in.post_pass_pending = true;
+  ConversationLinks la;
+  la.known = true;
+  la.own = 77;
+  la.parents = {5, 6};
+  in.post_pass.links = {la, ConversationLinks{}};
+  in.post_pass.fillers = {Filler{"k1", "session_id"}, Filler{}};
+  return s;
+}
+
+TEST(ShardCodec, EveryFieldRoundTrips) {
+  const Shard s = Sample();
+  const std::string bytes = EncodeShard(s);
+  EXPECT_EQ(bytes.substr(0, 8), "LTLSHRD\n");
+  auto d = DecodeShard(bytes, "x.ltlshard");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_EQ(d->tokenizer, s.tokenizer);
+  EXPECT_EQ(d->salt_check, s.salt_check);
+  const LoadedInput& a = s.input;
+  const LoadedInput& b = d->input;
+  EXPECT_EQ(b.format, a.format);
+  EXPECT_EQ(b.encoding, a.encoding);
+  EXPECT_EQ(b.detection.framing, a.detection.framing);
+  EXPECT_EQ(b.detection.document_key, a.detection.document_key);
+  EXPECT_EQ(b.detection.reason, a.detection.reason);
+  EXPECT_EQ(b.source, a.source);
+  EXPECT_EQ(b.source_reason, a.source_reason);
+  EXPECT_EQ(b.bytes, a.bytes);
+  EXPECT_EQ(b.gateway, a.gateway);
+  EXPECT_EQ(b.filtered_status, a.filtered_status);
+  EXPECT_EQ(b.layouts, a.layouts);
+  EXPECT_EQ(b.counting, a.counting);
+  EXPECT_EQ(b.counting_estimate, a.counting_estimate);
+  EXPECT_EQ(b.conformed_ids, a.conformed_ids);
+  EXPECT_EQ(b.ignored, a.ignored);
+  EXPECT_EQ(b.ignored_reason, a.ignored_reason);
+  EXPECT_EQ(b.filler_values_ignored, a.filler_values_ignored);
+  EXPECT_EQ(b.first_skip_reason, a.first_skip_reason);
+  EXPECT_EQ(b.untimed, a.untimed);
+  EXPECT_EQ(b.times.absolute_clock, a.times.absolute_clock);
+  EXPECT_EQ(b.times.implausible, a.times.implausible);
+  EXPECT_EQ(b.times.first_line, a.times.first_line);
+  ASSERT_EQ(b.files.size(), 1u);
+  const InputFileSummary& fa = a.files[0];
+  const InputFileSummary& fb = b.files[0];
+  EXPECT_EQ(fb.name, fa.name);
+  EXPECT_EQ(fb.framing, fa.framing);
+  EXPECT_EQ(fb.requests, fa.requests);
+  EXPECT_EQ(fb.rows(), fa.rows());
+  EXPECT_EQ(fb.skipped.total(), 10u);
+  ASSERT_EQ(fb.skipped.by_reason().size(), 2u);
+  EXPECT_EQ(fb.skipped.by_reason().at("invalid JSON").count, 9u);
+  EXPECT_EQ(fb.skipped.by_reason().at("invalid JSON").lines,
+            (std::vector<uint64_t>{10, 20, 30, 40, 50}));
+  ASSERT_EQ(b.records.size(), 2u);
+  const RequestRecord& ra = a.records[0];
+  const RequestRecord& rb = b.records[0];
+  EXPECT_EQ(rb.line, ra.line);
+  EXPECT_EQ(rb.time_s, ra.time_s);
+  EXPECT_EQ(rb.has_time, ra.has_time);
+  EXPECT_EQ(rb.input_tokens, ra.input_tokens);
+  EXPECT_EQ(rb.output_tokens, ra.output_tokens);
+  EXPECT_EQ(rb.block_size, ra.block_size);
+  EXPECT_EQ(rb.block_ids, ra.block_ids);
+  EXPECT_EQ(rb.conversation, ra.conversation);
+  EXPECT_EQ(rb.session_field, ra.session_field);
+  EXPECT_EQ(rb.model, ra.model);
+  EXPECT_EQ(rb.stream, ra.stream);
+  EXPECT_EQ(rb.status_code, ra.status_code);
+  EXPECT_EQ(rb.type, ra.type);
+  EXPECT_EQ(rb.turn, ra.turn);
+  EXPECT_EQ(rb.provider_cached_tokens, ra.provider_cached_tokens);
+  EXPECT_EQ(rb.exact_counts, ra.exact_counts);
+  EXPECT_EQ(rb.tools_digest, ra.tools_digest);
+  EXPECT_EQ(rb.truncated_body, ra.truncated_body);
+  EXPECT_TRUE(b.records[1].subagent);
+  EXPECT_FALSE(b.records[1].has_time);
+  EXPECT_EQ(b.records[1].output_tokens, -1);
+  EXPECT_EQ(b.records[1].type, "text");
+  ASSERT_TRUE(b.post_pass_pending);
+  ASSERT_EQ(b.post_pass.links.size(), 2u);
+  EXPECT_TRUE(b.post_pass.links[0].known);
+  EXPECT_EQ(b.post_pass.links[0].own, 77u);
+  EXPECT_EQ(b.post_pass.links[0].parents, (std::vector<uint64_t>{5, 6}));
+  EXPECT_FALSE(b.post_pass.links[1].known);
+  EXPECT_EQ(b.post_pass.fillers[0].key, "k1");
+  EXPECT_EQ(b.post_pass.fillers[0].field, "session_id");
+  EXPECT_EQ(EncodeShard(*d), bytes);
+}
+
+TEST(ShardCodec, TruncatedAtEveryLengthIsCorruptNamingTheOffset) {
+  const std::string bytes = EncodeShard(Sample());
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    auto d = DecodeShard(std::string_view(bytes).substr(0, n), "t.ltlshard");
+    ASSERT_FALSE(d.ok()) << n;
+    EXPECT_EQ(d.status().code(), Status::Code::kCorrupt);
+    EXPECT_EQ(d.status().message().rfind("t.ltlshard: offset ", 0), 0u) << d.status().message();
+  }
+  auto d = DecodeShard(std::string_view(bytes).substr(0, bytes.size() - 1), "t.ltlshard");
+  EXPECT_NE(d.status().message().find("truncated shard"), std::string::npos)
+      << d.status().message();
+}
+
+TEST(ShardCodec, FlippedByteVersionAndTrailingBytesAreRefused) {
+  const std::string bytes = EncodeShard(Sample());
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x40;
+  auto d = DecodeShard(flipped, "f.ltlshard");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("CRC-32"), std::string::npos) << d.status().message();
+  std::string v2 = bytes;
+  v2[8] = 2;
+  d = DecodeShard(v2, "v.ltlshard");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("shard version 2"), std::string::npos);
+  d = DecodeShard(bytes + "x", "x.ltlshard");
+  ASSERT_FALSE(d.ok());
+  d = DecodeShard("{\"timestamp\": 1}\n", "j.ltlshard");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("not a shard"), std::string::npos);
+}
+
+// A payload whose checksum is right but whose record count claims more than the file holds: the
+// count check refuses it before allocating.
+TEST(ShardCodec, CountBeyondTheFileIsRefusedBeforeAllocating) {
+  Shard s = Sample();
+  s.input.records.clear();
+  s.input.post_pass_pending = false;
+  s.input.post_pass = GatewayPostPass();
+  std::string bytes = EncodeShard(s);
+  // The record count is the u64 right before the post-pass flag, end mark (1 + 4 bytes at the end).
+  const size_t at = bytes.size() - 5 - 8;
+  ASSERT_EQ(bytes[at], 0);
+  bytes[at + 6] = 0x7f;  // ~2^54 records
+  std::string payload = bytes.substr(28);
+  uLong c = crc32(0L, Z_NULL, 0);
+  c = crc32(c, reinterpret_cast<const Bytef*>(payload.data()), static_cast<uInt>(payload.size()));
+  for (int i = 0; i < 4; ++i) bytes[24 + i] = static_cast<char>(c >> (8 * i));
+  auto d = DecodeShard(bytes, "c.ltlshard");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("cannot fit"), std::string::npos) << d.status().message();
+  EXPECT_NE(d.status().message().find("c.ltlshard: offset "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ltl
