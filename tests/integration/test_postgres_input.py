@@ -96,7 +96,7 @@ def spendlog_rows(calls):
 def comparable(report):
     """report.json without what names the run rather than the traffic."""
     rep = json.loads(json.dumps(report))
-    for key in ("file", "name", "encoding", "bytes", "path"):
+    for key in ("file", "name", "encoding", "bytes", "path", "files"):
         rep.get("input", {}).pop(key, None)
     for key in ("generated_at", "run", "settings", "elapsed_s", "version"):
         rep.pop(key, None)

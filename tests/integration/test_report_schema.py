@@ -33,6 +33,7 @@ SHARED = os.environ.get("LTL_SHARED_DATA", os.path.join(SRC, "..", "shared", "da
 # legitimate. Paths use [] for any list index.
 FREE_KEY_MAPS = {
     "counts.skipped_by_reason",
+    "input.files[].skipped_by_reason",
     "distributions.models",
     "distributions.status_codes",
     "session_ids.fields",
