@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -508,6 +509,9 @@ Result<Shard> ReadShardFile(const std::string& path) {
 }
 
 bool IsShardFile(const std::string& path) {
+  // Only a regular file is peeked at: a FIFO or a device would lose the bytes read here.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
   std::ifstream f(path, std::ios::binary);
   char magic[8] = {};
   if (!f.read(magic, sizeof magic)) return false;

@@ -28,7 +28,8 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name);
 // Writes the shard atomically (temp file + rename); reads one back.
 Status WriteShardFile(const std::string& path, const Shard& shard);
 Result<Shard> ReadShardFile(const std::string& path);
-// Whether the file at `path` starts with the shard magic (false for unreadable files).
+// Whether `path` is a regular file starting with the shard magic (false for unreadable files,
+// FIFOs and devices, which are never peeked at).
 bool IsShardFile(const std::string& path);
 
 }  // namespace ltl
