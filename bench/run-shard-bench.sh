@@ -8,6 +8,10 @@
 #   shards    `hash-shard` of each file (wall, summed), shard bytes against log bytes, then
 #             `profile *.ltlshard`: the replay's wall and peak RSS, and peak RSS per distinct
 #             block and per request of the replay; report.json must equal the files run's (checked).
+#   marginal  replay memory per distinct block without the process's fixed cost: two generated
+#             Mooncake traces (hashed, so no hashing time), one with 4x the distinct blocks of the
+#             other at the same requests per block, each hash-sharded and replayed; the peak-RSS
+#             difference over the distinct-block difference.
 # Ratios are against the baseline of the same run. Usage: bench/run-shard-bench.sh [SIZE_MB [N_FILES]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,4 +87,42 @@ print(f"profile SHARD1..SHARDn     {rw:7.1f} s   peak RSS {rrss / 2**20:7.0f} Mi
 print(f"replay peak RSS per distinct block {rrss / c['distinct_blocks']:.0f} B "
       f"(everything held: records, trace, curves, per request {rrss / c['requests']:.0f} B)")
 print("reports: files run == whole file (curve), replay == files run (byte for byte)")
+PY
+
+# Marginal replay memory per distinct block (hashed traces: 60 blocks per request, 2/3 of them
+# resent from a shared prefix pool, so distinct blocks grow with requests).
+for n in 50000 200000; do
+  python3 - "$w/mc-$n.jsonl" "$n" <<'PY'
+import json, random, sys
+out, n = sys.argv[1], int(sys.argv[2])
+rng = random.Random(1)
+with open(out, "w") as f:
+    fresh = 10**9
+    for i in range(n):
+        head = [rng.randrange(n // 10 + 1) * 64 + k for k in range(40)]
+        tail = list(range(fresh, fresh + 20))
+        fresh += 20
+        f.write(json.dumps({"timestamp": i * 10, "input_length": 60 * 512, "output_length": 10,
+                            "hash_ids": head + tail}) + "\n")
+PY
+  build/llmtrafficlens hash-shard "$w/mc-$n.jsonl" -o "$w/mc-$n.ltlshard" -q
+  timed "mc $n" build/llmtrafficlens profile "$w/mc-$n.ltlshard" -o "$w/mc-$n" -q
+done
+python3 - "$w" <<'PY'
+import json, sys
+w = sys.argv[1]
+t = {}
+for line in open(f"{w}/times.txt"):
+    *name, wall, rss = line.split()
+    t[" ".join(name)] = (float(wall), int(rss) * 1024)
+small, big = (json.load(open(f"{w}/mc-{n}.json"))["counts"] for n in (50000, 200000))
+rs, rb = t["mc 50000"][1], t["mc 200000"][1]
+db = big["distinct_blocks"] - small["distinct_blocks"]
+dr = big["requests"] - small["requests"]
+print(f"mooncake replay: {small['distinct_blocks']:,} -> {big['distinct_blocks']:,} distinct blocks, "
+      f"{small['requests']:,} -> {big['requests']:,} requests, peak RSS {rs / 2**20:.0f} -> "
+      f"{rb / 2**20:.0f} MiB")
+print(f"marginal replay memory: {(rb - rs) / db:.1f} B per distinct block "
+      f"(requests included: {(rb - rs) / dr:.0f} B per request at "
+      f"{db / dr:.1f} new distinct blocks per request)")
 PY
