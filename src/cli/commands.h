@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+#include "cli/command_line.h"
+
 namespace ltl::cli {
 
 // Exit codes (docs/USER_GUIDE.md).
@@ -32,8 +34,14 @@ void RegisterTokenize(CLI::App& app, CommandRegistry& registry);
 void RegisterListSources(CLI::App& app, CommandRegistry& registry);
 void RegisterHashShard(CLI::App& app, CommandRegistry& registry);
 
-// Prints "llmtrafficlens: <message>" on stderr.
+// Prints "llmtrafficlens: <message>" on stderr (or hands it to this thread's MessageSink).
 void PrintError(const std::string& message);
 void PrintWarning(const std::string& message);
+// A command's summary for stdout (or this thread's MessageSink).
+void PrintOutput(const std::string& text);
+
+// This thread's sink (null: the streams); RunCommandLine installs one for a run.
+const MessageSink* CurrentMessageSink();
+void SetMessageSink(const MessageSink* sink);
 
 }  // namespace ltl::cli

@@ -226,8 +226,7 @@ int RunProfile(const ProfileArgs& a) {
   }
   std::string summary = RenderTerminalSummary(p);
   summary += fmt::format("\nwrote {}, {}\n", json_path, html_path);
-  std::fputs(summary.c_str(), stdout);
-  std::fflush(stdout);
+  PrintOutput(summary);
 
   if (p.rows_read == 0) return kExitOk;
   double skip_share = static_cast<double>(skips.total()) / static_cast<double>(p.rows_read);

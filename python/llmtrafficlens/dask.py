@@ -1,0 +1,196 @@
+"""Profiling on a Dask cluster (issue 20 item 4): each input file is hashed into a shard by a task
+on a worker (llmtrafficlens.hash_shard: the C++ hash-shard), the shards come back to the driver
+(pickled as the shard codec's bytes) or, with shard_dir on a file system the workers share, are
+written there and only their paths come back; the driver replays them in the files' order
+(llmtrafficlens.replay: the C++ profile of shards) and gets the report `profile FILES...` gives in
+one process. The salt travels as a path: the driver creates the salt file if it is missing, the
+tasks get its absolute path and the workers read it (so it must be on a shared file system, mode
+0600); its content is never in a task's arguments, a result or a log. A worker that dies is
+replaced by its nanny and Dask reruns its task: a shard depends only on its file and the salt,
+so the report is unchanged. Progress (shards done / total, bytes) goes to stderr.
+
+    python3 -m llmtrafficlens.dask --local 2 -o report logs/*.jsonl.zst
+    python3 -m llmtrafficlens.dask --scheduler tcp://host:8786 -o report --salt-file /shared/.ltl-salt \\
+        --shard-dir /shared/shards 's3-mirror/2025-07-*/*.csv.gz' --capacity 1M,4M
+"""
+import argparse
+import os
+import sys
+
+import llmtrafficlens as ltl
+from llmtrafficlens import _core
+
+__all__ = ["profile", "split_options", "main"]
+
+
+def _dashed(key):
+    return key.replace("_", "-")
+
+
+def split_options(options):
+    """Splits profile() keyword options into those of hash-shard (run on the workers) and those of
+    the replay (profile on the driver). An option both commands accept (--format, --block-size,
+    --tokenizer, --max-skip-share, ...) goes to both, so the replay checks what the shards were
+    cut with; one neither accepts is left to the replay, whose parser names it in its error."""
+    hash_names = {n for n, _ in _core.command_options("hash-shard")}
+    profile_names = {n for n, _ in _core.command_options("profile")}
+    worker, driver = {}, {}
+    for key, value in options.items():
+        name = _dashed(key)
+        if name in ("output", "quiet"):
+            raise TypeError(f"{key}= is set by llmtrafficlens.dask.profile")
+        if name in hash_names:
+            worker[key] = value
+        if name in profile_names or name not in hash_names:
+            driver[key] = value
+    return worker, driver
+
+
+def _hash_task(index, path, salt_file, options, shard_dir, task_hook):
+    """One task: the shard of one file (or its path under shard_dir), and the file's size."""
+    if task_hook is not None:
+        task_hook(index, path)
+    shard = ltl.hash_shard(path, salt_file=salt_file, **options)
+    if shard_dir is None:
+        return shard, shard.bytes
+    out = os.path.join(shard_dir, f"{index:06d}.ltlshard")
+    shard.save(out)
+    return out, shard.bytes
+
+
+class _Progress:
+    def __init__(self, total, total_bytes, enabled):
+        self.total, self.total_bytes, self.enabled = total, total_bytes, enabled
+        self.done = self.bytes = 0
+
+    def step(self, nbytes):
+        self.done += 1
+        self.bytes += nbytes
+        if self.enabled:
+            print(f"llmtrafficlens.dask: shards {self.done}/{self.total}, "
+                  f"{self.bytes / 1e6:.1f} of {self.total_bytes / 1e6:.1f} MB hashed",
+                  file=sys.stderr, flush=True)
+
+
+def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=None,
+            progress=True, task_hook=None, **options):
+    """Profiles `paths` (files and globs, expanded as `profile` expands them) on a Dask cluster and
+    returns the Report; output="PREFIX" also writes PREFIX.json and PREFIX.html. client: a
+    distributed.Client (default: the current one, else a LocalCluster of one worker process per
+    core). Other keyword options are the CLI's flags (llmtrafficlens.profile), split between the
+    workers' hash-shard and the driver's replay (split_options). task_hook(index, path), when
+    given, runs on the worker before each task (e.g. to prepare the worker's environment)."""
+    import distributed  # Debian's python3-distributed
+
+    files = _core.expand_inputs([os.fspath(p) for p in
+                                 ([paths] if isinstance(paths, (str, os.PathLike)) else paths)])
+    salt_file = os.path.abspath(os.fspath(salt_file))
+    _core.ensure_salt(salt_file)  # created once here, never by racing workers
+    worker_opts, driver_opts = split_options(options)
+    if shard_dir is not None:
+        shard_dir = os.path.abspath(os.fspath(shard_dir))
+        os.makedirs(shard_dir, exist_ok=True)
+    own = None
+    if client is None:
+        try:
+            client = distributed.get_client()
+        except ValueError:
+            own = distributed.Client(distributed.LocalCluster(
+                n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True))
+            client = own
+    try:
+        sizes = [os.path.getsize(f) if os.path.isfile(f) else 0 for f in files]
+        bar = _Progress(len(files), sum(sizes), progress)
+        futures = [client.submit(_hash_task, i, f, salt_file, worker_opts, shard_dir, task_hook,
+                                 key=f"llmtrafficlens-hash-shard-{i}-{os.getpid()}-{id(files)}",
+                                 pure=False)
+                   for i, f in enumerate(files)]
+        index = {f.key: i for i, f in enumerate(futures)}
+        shards = [None] * len(files)
+        for future, (shard, nbytes) in distributed.as_completed(futures, with_results=True):
+            shards[index[future.key]] = shard
+            bar.step(nbytes)
+        del futures
+        return ltl.replay(shards, output=output, **driver_opts)
+    finally:
+        if own is not None:
+            cluster = own.cluster
+            own.close()
+            cluster.close()
+
+
+def _parse_rest(rest):
+    """FILES and the CLI's own flags after the driver's, as keyword options (a value as the string
+    given, a flag as True, a repeated option as a list), using the commands' own option table to
+    tell a flag from an option taking a value."""
+    takes = dict(_core.command_options("profile"))
+    takes.update(_core.command_options("hash-shard"))
+    files, opts = [], {}
+    i = 0
+    while i < len(rest):
+        tok = rest[i]
+        if not tok.startswith("--") or tok == "--":
+            files.append(tok)
+            i += 1
+            continue
+        name, eq, value = tok[2:].partition("=")
+        if eq:
+            val, i = value, i + 1
+        elif takes.get(name, False) and i + 1 < len(rest):
+            val, i = rest[i + 1], i + 2
+        else:
+            val, i = True, i + 1
+        key = name.replace("-", "_")
+        if key in opts:
+            prev = opts[key]
+            opts[key] = (prev if isinstance(prev, list) else [prev]) + [val]
+        else:
+            opts[key] = val
+    return files, opts
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m llmtrafficlens.dask",
+        description="Profile log files on a Dask cluster: hash-shard on the workers, replay on "
+                    "this machine; writes PREFIX.json and PREFIX.html as `llmtrafficlens profile` "
+                    "does. Other --options are the CLI's (hash-shard's go to the workers).")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--scheduler", metavar="ADDR", help="a running scheduler, e.g. tcp://h:8786")
+    where.add_argument("--local", metavar="N", type=int, help="a LocalCluster of N worker processes")
+    parser.add_argument("-o", "--output", default="report", help="output prefix (default: report)")
+    parser.add_argument("--salt-file", default=".ltl-salt",
+                        help="the salt file, on a path every worker reads (default: .ltl-salt)")
+    parser.add_argument("--shard-dir", help="write shards here (a directory the workers share) "
+                        "and bring back only their paths")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    args, rest = parser.parse_known_args(argv)
+    files, options = _parse_rest(rest)
+    if not files:
+        parser.error("no input FILES")
+    import distributed
+
+    if args.local is not None:
+        if args.local < 1:
+            parser.error("--local N needs N >= 1")
+        client = distributed.Client(distributed.LocalCluster(
+            n_workers=args.local, threads_per_worker=1, processes=True))
+    else:
+        client = distributed.Client(args.scheduler)
+    try:
+        report = profile(files, client=client, output=args.output, salt_file=args.salt_file,
+                         shard_dir=args.shard_dir, progress=not args.quiet, **options)
+    except ltl.Error as e:
+        print(e, file=sys.stderr)
+        return getattr(e, "exit_code", 2)
+    finally:
+        cluster = client.cluster if args.local is not None else None
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    sys.stdout.write(report.summary)
+    return report.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

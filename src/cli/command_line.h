@@ -1,0 +1,33 @@
+// RunCommandLine: the whole command line of the tool in one call (parse, check the numeric options,
+// run the chosen command, map failures to exit codes), shared by main.cc and the Python binding
+// (python/core_module.cc), which builds an argv from keyword arguments so both accept the same
+// options with the same checks and messages. Messages go through a MessageSink: stdout/stderr for
+// the executable, collected strings for the binding (which raises them as Python exceptions).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ltl::cli {
+
+// Where a command's messages go on the calling thread (PrintError, PrintWarning, PrintOutput in
+// cli/commands.h). Each member left empty keeps its stream (stderr for errors and warnings, stdout
+// for summaries).
+struct MessageSink {
+  std::function<void(const std::string&)> error;    // "llmtrafficlens: " + message, no newline
+  std::function<void(const std::string&)> warning;  // "llmtrafficlens: warning: " + message
+  std::function<void(const std::string&)> output;   // summaries (what stdout shows)
+};
+
+// args[0] is the program name. Returns the exit code (0, 1 too many rows skipped, 2 unusable
+// input or arguments; --help and --version print and return 0). With a sink, every message of the
+// run (parse errors included) goes to it instead of the streams.
+int RunCommandLine(const std::vector<std::string>& args, const MessageSink* sink = nullptr);
+
+// The long options a subcommand accepts (name without "--", whether it takes a value, not a flag),
+// e.g. for "hash-shard": how the Dask driver tells the workers' options from the replay's.
+std::vector<std::pair<std::string, bool>> CommandOptions(const std::string& command);
+
+}  // namespace ltl::cli

@@ -1,0 +1,159 @@
+"""The Python package (issue 20 item 3) against independent references: the CLI binary run as a
+separate process on the same files. profile() returns what `llmtrafficlens profile` writes to
+report.json, byte for byte; replay() of hash_shard() of each file equals `profile` of the files;
+export() writes the CLI's export byte for byte; a shard's buffers hold the request lengths the
+CLI's mooncake export lists; an error raises llmtrafficlens.Error with the CLI's own stderr line.
+Run with Debian's /usr/bin/python3 (ctest sets PYTHONPATH to the build's package, the one
+scripts/install-python.sh installs)."""
+import json
+import os
+import pickle
+import shutil
+import sys
+import unittest
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+
+import llmtrafficlens as ltl  # noqa: E402
+import ltl_test_env as env  # noqa: E402
+import test_multi_file_profile as multi  # noqa: E402
+
+
+class PythonApi(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        multi.MultiFileProfile.setUpClass()
+        cls.m = multi.MultiFileProfile
+        cls.dir, cls.salt = cls.m.dir, cls.m.salt
+        cls.files = [cls.m.a, cls.m.b, cls.m.c]
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def cli_report(self, *args, name="cli"):
+        prefix = os.path.join(self.dir, name)
+        p = env.run(["profile", *args, "-o", prefix, "--salt-file", self.salt, "-q"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(prefix + ".json", encoding="utf-8") as f:
+            return f.read()
+
+    def quiet(self, fn, *args, **kw):
+        with warnings.catch_warnings():  # the bad rows' warnings are the CLI's, tested there
+            warnings.simplefilter("ignore", ltl.Warning)
+            return fn(*args, **kw)
+
+    def test_profile_equals_cli_report_json(self):
+        cli = self.cli_report(*self.files)
+        report = self.quiet(ltl.profile, self.files, salt_file=self.salt)
+        self.assertEqual(report.json_text, cli)
+        self.assertEqual(report.to_dict(), json.loads(cli))
+        ref = json.loads(cli)
+        self.assertIsInstance(report.curve, list)
+        self.assertEqual([c.hit_rate for c in report.curve], [c["hit_rate"] for c in ref["curve"]])
+        self.assertEqual(report.ceiling.hit_rate, ref["ceiling"]["hit_rate"])
+        self.assertEqual(report.input.files[1].file, self.m.b)
+        self.assertIn("wrote", report.summary)
+
+    def test_options_are_the_cli_flags(self):
+        cli = self.cli_report(self.m.c, "--capacity", "4K,64K", "--warmup", "0", "--block-size",
+                              "32", name="opts")
+        report = self.quiet(ltl.profile, self.m.c, salt_file=self.salt, capacity="4K,64K",
+                            warmup=0, block_size=32)
+        self.assertEqual(report.json_text, cli)
+
+    def test_replay_of_shards_equals_cli_profile(self):
+        cli = self.cli_report(*self.files)
+        shards = [self.quiet(ltl.hash_shard, f, salt_file=self.salt) for f in self.files]
+        self.assertEqual([s.files for s in shards], [[f] for f in self.files])
+        self.assertEqual(self.quiet(ltl.replay, shards).json_text, cli)
+        # Through pickle (how Dask moves them) and through files: the same.
+        again = [pickle.loads(pickle.dumps(s)) for s in shards]
+        self.assertEqual([s.to_bytes() for s in again], [s.to_bytes() for s in shards])
+        paths = []
+        for i, s in enumerate(again):
+            paths.append(os.path.join(self.dir, f"s{i}.ltlshard"))
+            s.save(paths[-1])
+        self.assertEqual(self.quiet(ltl.replay, [ltl.Shard.load(paths[0]), *paths[1:]]).json_text,
+                         cli)
+
+    def test_shard_buffers_without_copy(self):
+        # Reference: the CLI's mooncake export of the same file lists each request's length.
+        out = os.path.join(self.dir, "c.mooncake.jsonl")
+        p = env.run(["export", self.m.c, "--to", "mooncake", "-o", out, "--salt-file", self.salt,
+                     "-q"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out, encoding="utf-8") as f:
+            lengths = [json.loads(line)["input_length"] for line in f]
+        shard = self.quiet(ltl.hash_shard, self.m.c, salt_file=self.salt)
+        view = memoryview(shard.column("input_tokens"))
+        self.assertTrue(view.readonly)
+        self.assertEqual(view.format, "q")
+        self.assertEqual(len(view), len(shard))
+        self.assertGreater(view.strides[0], view.itemsize)  # a strided view into the records
+        self.assertEqual(sorted(view.tolist()), sorted(lengths))
+        blocks = [len(memoryview(shard.block_ids(i))) for i in range(len(shard))]
+        self.assertEqual(sorted(blocks), sorted((n + 15) // 16 for n in lengths))
+        self.assertEqual(len(set(memoryview(shard.block_ids(0)).tolist())), blocks[0])
+        del shard  # a view keeps its shard alive
+        self.assertEqual(sorted(view.tolist()), sorted(lengths))
+        try:
+            import numpy
+        except ImportError:
+            return
+        arr = numpy.asarray(self.quiet(ltl.hash_shard, self.m.c, salt_file=self.salt)
+                            .column("time_s"))
+        self.assertFalse(arr.flags.owndata)
+        self.assertEqual(arr.dtype, numpy.float64)
+
+    def test_export_equals_cli_byte_for_byte(self):
+        for target in ("mooncake", "bailian"):
+            ref = os.path.join(self.dir, f"ref.{target}.jsonl")
+            p = env.run(["export", *self.files, "--to", target, "-o", ref, "--salt-file",
+                         self.salt, "-q"])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            out = os.path.join(self.dir, f"py.{target}.jsonl")
+            self.quiet(ltl.export, self.files, to=target, output=out, salt_file=self.salt)
+            with open(ref, "rb") as a, open(out, "rb") as b:
+                self.assertEqual(b.read(), a.read())
+
+    def test_errors_raise_with_the_cli_message(self):
+        missing = os.path.join(self.dir, "missing.csv")
+        p = env.run(["profile", missing, "-o", os.path.join(self.dir, "x"), "-q"])
+        self.assertEqual(p.returncode, 2)
+        with self.assertRaises(ltl.Error) as e:
+            ltl.profile(missing)
+        self.assertEqual(str(e.exception), p.stderr.strip())
+        self.assertEqual(e.exception.exit_code, 2)
+        p = env.run(["profile", self.m.c, "--warmup", "2"])
+        with self.assertRaises(ltl.Error) as e:
+            ltl.profile(self.m.c, warmup=2)
+        self.assertEqual(str(e.exception), p.stderr.strip())
+        with self.assertRaises(ltl.Error) as e:  # a parse error (unknown option), CLI11's text
+            ltl.profile(self.m.c, no_such_option=1)
+        self.assertIn("--no-such-option", str(e.exception))
+        with self.assertRaises(ltl.Error):
+            ltl.Shard.load(self.m.c)
+
+    def test_warnings_are_python_warnings(self):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ltl.profile(self.m.c, salt_file=self.salt)
+        self.assertTrue(any(issubclass(w.category, ltl.Warning) for w in caught))
+
+    def test_to_pandas(self):
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas not installed")
+        report = self.quiet(ltl.profile, self.files, salt_file=self.salt)
+        df = report.to_pandas("curve")
+        self.assertEqual(len(df), len(report.curve))
+        self.assertEqual(list(df["hit_rate"]), [c.hit_rate for c in report.curve])
+        self.assertEqual(len(report.to_pandas("input.files")), 3)
+
+
+if __name__ == "__main__":
+    unittest.main()
