@@ -7,7 +7,10 @@ one process. The salt travels as a path: the driver creates the salt file if it 
 tasks get its absolute path and the workers read it (so it must be on a shared file system, mode
 0600); its content is never in a task's arguments, a result or a log. A worker that dies is
 replaced by its nanny and Dask reruns its task: a shard depends only on its file and the salt,
-so the report is unchanged. Progress (shards done / total, bytes) goes to stderr.
+so the report is unchanged. Progress (shards done / total, bytes) goes to stderr, then the two
+phases' wall times: the map (hash-shard tasks until the last shard is back on the driver, with the
+workers' peak RSS) and the merge+replay on the driver (with the driver's RSS at the start, before
+the replay, and its peak), the figures of docs/PERFORMANCE.md "Dask" (bench/run-dask-bench.sh).
 
     python3 -m llmtrafficlens.dask --local 2 -o report logs/*.jsonl.zst
     python3 -m llmtrafficlens.dask --scheduler tcp://host:8786 -o report --salt-file /shared/.ltl-salt \\
@@ -15,7 +18,9 @@ so the report is unchanged. Progress (shards done / total, bytes) goes to stderr
 """
 import argparse
 import os
+import resource
 import sys
+import time
 
 import llmtrafficlens as ltl
 from llmtrafficlens import _core
@@ -58,6 +63,24 @@ def _hash_task(index, path, salt_file, options, shard_dir, task_hook):
     return out, shard.bytes
 
 
+def _peak_rss_bytes():
+    """This process's peak resident set size (Linux reports ru_maxrss in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _rss_bytes():
+    """This process's resident set size now (/proc/self/statm), or None off Linux."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _mib(nbytes):
+    return "?" if nbytes is None else f"{nbytes / 2**20:.0f}"
+
+
 class _Progress:
     def __init__(self, total, total_bytes, enabled):
         self.total, self.total_bytes, self.enabled = total, total_bytes, enabled
@@ -70,6 +93,22 @@ class _Progress:
             print(f"llmtrafficlens.dask: shards {self.done}/{self.total}, "
                   f"{self.bytes / 1e6:.1f} of {self.total_bytes / 1e6:.1f} MB hashed",
                   file=sys.stderr, flush=True)
+
+    def phases(self, client, map_seconds, replay_seconds, rss_at_start, rss_before_replay):
+        """The phase line: map and merge+replay wall times, workers' and driver's memory."""
+        if not self.enabled:
+            return
+        try:  # a worker's peak since it started (a LocalCluster's workers start with the run)
+            workers = sorted(client.run(_peak_rss_bytes).values())
+        except Exception:  # noqa: BLE001 (a figure for the log only; never fail the run for it)
+            workers = []
+        rate = self.bytes / 1e6 / map_seconds if map_seconds > 0 else 0.0
+        print(f"llmtrafficlens.dask: map {map_seconds:.2f} s ({self.done} shards, "
+              f"{self.bytes / 1e6:.1f} MB, {rate:.1f} MB/s; workers' peak RSS "
+              f"{', '.join(_mib(w) for w in workers) or '?'} MiB), merge+replay on the driver "
+              f"{replay_seconds:.2f} s (driver RSS {_mib(rss_at_start)} MiB at the start, "
+              f"{_mib(rss_before_replay)} MiB before it, "
+              f"peak {_mib(_peak_rss_bytes())} MiB)", file=sys.stderr, flush=True)
 
 
 def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=None,
@@ -101,6 +140,8 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
     try:
         sizes = [os.path.getsize(f) if os.path.isfile(f) else 0 for f in files]
         bar = _Progress(len(files), sum(sizes), progress)
+        rss_at_start = _rss_bytes()
+        map_start = time.monotonic()
         futures = [client.submit(_hash_task, i, f, salt_file, worker_opts, shard_dir, task_hook,
                                  key=f"llmtrafficlens-hash-shard-{i}-{os.getpid()}-{id(files)}",
                                  pure=False)
@@ -111,7 +152,13 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
             shards[index[future.key]] = shard
             bar.step(nbytes)
         del futures
-        return ltl.replay(shards, output=output, **driver_opts)
+        map_seconds = time.monotonic() - map_start
+        rss_before_replay = _rss_bytes()
+        replay_start = time.monotonic()
+        report = ltl.replay(shards, output=output, **driver_opts)
+        bar.phases(client, map_seconds, time.monotonic() - replay_start, rss_at_start,
+                   rss_before_replay)
+        return report
     finally:
         if own is not None:
             cluster = own.cluster

@@ -5,9 +5,12 @@ and report.json must equal byte for byte what `llmtrafficlens profile` of the 8 
 A second run kills the worker process of one task on its first attempt (a marker file makes it
 deterministic): the nanny restarts it, Dask reruns the task, and the report is unchanged. The
 `python3 -m llmtrafficlens.dask --local 2` command line gives the same report.json and
-report.html, prints progress on stderr, and never shows the salt's content."""
+report.html, prints progress on stderr and then the phase line (map and merge+replay times, the
+shards and bytes of the map, one peak RSS per worker, the driver's memory), and never shows the
+salt's content."""
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -124,6 +127,16 @@ class DaskProfile(unittest.TestCase):
         with open(prefix + ".html", encoding="utf-8") as f:
             self.assertEqual(f.read(), self.cli_html)
         self.assertIn(f"shards {FILES}/{FILES}", p.stderr)
+        mb = sum(os.path.getsize(f) for f in self.paths) / 1e6
+        phases = re.search(
+            r"map (\d+\.\d+) s \((\d+) shards, (\d+\.\d) MB, \d+\.\d MB/s; "
+            r"workers' peak RSS (\d+), (\d+) MiB\), merge\+replay on the driver (\d+\.\d+) s "
+            r"\(driver RSS (\d+) MiB at the start, (\d+) MiB before it, peak (\d+) MiB\)", p.stderr)
+        self.assertIsNotNone(phases, p.stderr)
+        self.assertEqual(int(phases[2]), FILES)
+        self.assertEqual(phases[3], f"{mb:.1f}")
+        self.assertGreater(int(phases[7]), 0)  # the driver holds Python and the cluster's scheduler
+        self.assertGreaterEqual(int(phases[9]), int(phases[8]))  # a peak is at least the RSS before
         self.assertNotIn(self.salt_text, p.stderr + p.stdout)
         self.assertIn("wrote", p.stdout)
 
