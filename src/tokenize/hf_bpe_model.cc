@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <nlohmann/json.hpp>
 
 #include "tokenize/bpe_merge.h"
@@ -29,6 +30,30 @@ bool SpansNewlineCut(std::string_view s) {
   return false;
 }
 
+// Words up to this many bytes are cached, at most kWordCacheEntries per model and thread (then the
+// cache starts over); a thread keeps the caches of its last kWordCacheModels models.
+constexpr size_t kWordCacheMaxBytes = 96;
+constexpr size_t kWordCacheEntries = 1 << 17;
+constexpr size_t kWordCacheModels = 4;
+
+struct WordCache {
+  uint64_t owner = 0;
+  absl::flat_hash_map<std::string, std::pair<uint32_t, uint32_t>> index;  // word -> ids_ range
+  std::vector<uint32_t> ids;
+};
+
+WordCache& WordCacheFor(uint64_t owner) {
+  thread_local std::vector<WordCache> caches;
+  for (WordCache& c : caches)
+    if (c.owner == owner) return c;
+  if (caches.size() >= kWordCacheModels) caches.erase(caches.begin());
+  caches.emplace_back();
+  caches.back().owner = owner;
+  return caches.back();
+}
+
+std::atomic<uint64_t> next_cache_owner{1};
+
 }  // namespace
 
 Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level) {
@@ -40,6 +65,7 @@ Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level
     return Status::InvalidArgument("model.dropout is not supported (encoding would be random)");
   }
   HfBpeModel model;
+  model.cache_owner_ = next_cache_owner.fetch_add(1);
   model.byte_level_ = byte_level;
   model.ignore_merges_ = m.value("ignore_merges", false);
   model.byte_fallback_ = m.value("byte_fallback", false);
@@ -159,6 +185,30 @@ Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level
 MergeScratch& HfBpeModel::Scratch() {
   thread_local MergeScratch scratch;
   return scratch;
+}
+
+void HfBpeModel::EncodeCached(std::string_view word, std::vector<uint32_t>* out) const {
+  if (word.size() > kWordCacheMaxBytes) {
+    EncodeUnits(word, out);
+    return;
+  }
+  WordCache& cache = WordCacheFor(cache_owner_);
+  auto it = cache.index.find(absl::string_view(word.data(), word.size()));
+  if (it != cache.index.end()) {
+    const auto begin = cache.ids.begin() + it->second.first;
+    out->insert(out->end(), begin, begin + it->second.second);
+    return;
+  }
+  const size_t first = out->size();
+  EncodeUnits(word, out);
+  if (cache.index.size() >= kWordCacheEntries) {
+    cache.index.clear();
+    cache.ids.clear();
+  }
+  const auto count = static_cast<uint32_t>(out->size() - first);
+  cache.index.emplace(std::string(word), std::pair<uint32_t, uint32_t>(
+                                             static_cast<uint32_t>(cache.ids.size()), count));
+  cache.ids.insert(cache.ids.end(), out->begin() + static_cast<ptrdiff_t>(first), out->end());
 }
 
 void HfBpeModel::EncodeUnits(std::string_view word, std::vector<uint32_t>* out) const {

@@ -6,6 +6,8 @@
 // Two alphabets: byte-level vocabularies (GPT-2's ByteLevel, the characters are bytes and the
 // vocabulary strings are stored as their raw bytes) and character vocabularies (SentencePiece-
 // style, "▁" for spaces: the characters are Unicode code points).
+// A per-thread word cache (word bytes -> ids, as tokenizers' own BPE cache) skips the merging of
+// words seen before: the ids of a word depend on nothing but its bytes and the model.
 #pragma once
 
 #include <absl/container/flat_hash_map.h>
@@ -37,7 +39,7 @@ class HfBpeModel {
         return;
       }
     }
-    EncodeUnits(word, out);
+    EncodeCached(word, out);
   }
 
   bool byte_level() const { return byte_level_; }
@@ -49,6 +51,7 @@ class HfBpeModel {
   size_t vocab_size() const { return vocab_.size(); }
 
  private:
+  void EncodeCached(std::string_view word, std::vector<uint32_t>* out) const;
   void EncodeUnits(std::string_view word, std::vector<uint32_t>* out) const;
   void MergeSymbols(std::vector<uint32_t>* out) const;  // merges Scratch().symbols, appends ids
   static MergeScratch& Scratch();
@@ -63,6 +66,7 @@ class HfBpeModel {
   std::string prefix_;  // continuing_subword_prefix (in raw bytes when byte_level_)
   std::string suffix_;  // end_of_word_suffix
   bool word_cut_exact_ = false;
+  uint64_t cache_owner_ = 0;      // names this model's vocabulary in the per-thread word caches
   bool all_bytes_plain_ = false;  // byte-level, every byte a token, no prefix/suffix
 };
 
