@@ -142,6 +142,26 @@ bool JsonRecordReader::Fill() {
 }
 
 void JsonRecordReader::Advance(size_t to) {
+  // Common case, no '\r' in the range: count the '\n's with memchr instead of a branch per byte
+  // (the byte loop below walked every byte of every record, the reading thread's largest cost
+  // after the copy into the batch arena). Same counts: a '\n' right after a CR that ended the
+  // previous range closes no new line.
+  const char* p = buf_.data() + begin_;
+  const size_t n = to > begin_ ? to - begin_ : 0;
+  if (n > 0 && !std::memchr(p, '\r', n)) {
+    const char* const stop = p + n;
+    size_t lines = 0;
+    for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, '\n', stop - q))); ++q)
+      ++lines;
+    if (lines > 0) {
+      if (last_cr_ && *p == '\n') --lines;
+      line_ += lines;
+      cr_lines_ = false;
+    }
+    last_cr_ = false;
+    begin_ = to;
+    return;
+  }
   for (size_t i = begin_; i < to; ++i) {
     const char c = buf_[i];
     if (c == '\n') {

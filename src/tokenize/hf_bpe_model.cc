@@ -57,6 +57,44 @@ std::atomic<uint64_t> next_cache_owner{1};
 }  // namespace
 
 Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level) {
+  Vocabulary vocab;
+  std::vector<MergeEntry> merges;
+  if (m.contains("vocab")) {
+    const auto& v = m.at("vocab");
+    if (!v.is_object()) return Status::Corrupt("model.vocab is not an object");
+    vocab.reserve(v.size());
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const auto& id = it.value();
+      if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() > 0xFFFFFFFFll) {
+        return Status::Corrupt("model.vocab has an id that is not an unsigned integer");
+      }
+      vocab.emplace_back(it.key(), id.get<uint32_t>());
+    }
+  }
+  if (m.contains("merges")) {
+    const auto& list = m.at("merges");
+    if (!list.is_array()) return Status::Corrupt("model.merges is not a list");
+    merges.reserve(list.size());
+    for (const auto& entry : list) {
+      MergeEntry e;
+      if (entry.is_string()) {
+        e.form = MergeEntry::kSpaced;
+        e.left = entry.get_ref<const std::string&>();
+      } else if (entry.is_array() && entry.size() == 2 && entry[0].is_string() &&
+                 entry[1].is_string()) {
+        e.form = MergeEntry::kPair;
+        e.left = entry[0].get_ref<const std::string&>();
+        e.right = entry[1].get_ref<const std::string&>();
+      }
+      merges.push_back(e);
+    }
+  }
+  return FromParts(m, m.contains("vocab") ? &vocab : nullptr,
+                   m.contains("merges") ? &merges : nullptr, byte_level);
+}
+
+Result<HfBpeModel> HfBpeModel::FromParts(const nlohmann::json& m, const Vocabulary* vocab,
+                                         const std::vector<MergeEntry>* merges, bool byte_level) {
   if (m.value("type", "") != "BPE") {
     return Status::InvalidArgument(
         fmt::format("model.type is '{}'; only BPE models are supported", m.value("type", "")));
@@ -64,6 +102,8 @@ Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level
   if (m.contains("dropout") && !m["dropout"].is_null() && m["dropout"].get<double>() != 0) {
     return Status::InvalidArgument("model.dropout is not supported (encoding would be random)");
   }
+  if (!vocab) return Status::Corrupt("model.vocab is missing");
+  if (!merges) return Status::Corrupt("model.merges is missing");
   HfBpeModel model;
   model.cache_owner_ = next_cache_owner.fetch_add(1);
   model.byte_level_ = byte_level;
@@ -85,24 +125,25 @@ Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level
   model.prefix_ = prefix;
   model.suffix_ = suffix;
 
-  const auto& vocab = m.at("vocab");
-  absl::flat_hash_map<std::string, uint32_t> by_string;  // as written, for merges and unk_token
-  by_string.reserve(vocab.size());
-  model.vocab_.Reserve(vocab.size(), vocab.size() * 8);
+  // As written, for merges and unk_token; a key listed twice keeps its last id (as a JSON object
+  // read into a map does: serde's HashMap, and nlohmann's).
+  absl::flat_hash_map<std::string_view, uint32_t> by_string;
+  by_string.reserve(vocab->size());
+  for (const auto& [key, id] : *vocab) by_string.insert_or_assign(key, id);
+  model.vocab_.Reserve(by_string.size(), by_string.size() * 8);
   bool spans_cut = false;
-  for (auto it = vocab.begin(); it != vocab.end(); ++it) {
-    const auto id = it.value().get<uint32_t>();
-    by_string.emplace(it.key(), id);
+  for (const auto& [key, id] : *vocab) {
+    if (by_string.find(key)->second != id) continue;  // overridden by a later duplicate
     if (byte_level) {
       // Strings outside the ByteLevel alphabet can never be produced from text: left out.
-      auto bytes = ByteLevelDecode(it.key());
+      auto bytes = ByteLevelDecode(key);
       if (bytes && !bytes->empty()) {
         model.vocab_.Insert(*bytes, id);
         spans_cut = spans_cut || SpansNewlineCut(*bytes);
       }
-    } else if (!it.key().empty()) {
-      model.vocab_.Insert(it.key(), id);
-      spans_cut = spans_cut || SpansNewlineCut(it.key());
+    } else if (!key.empty()) {
+      model.vocab_.Insert(key, id);
+      spans_cut = spans_cut || SpansNewlineCut(key);
     }
   }
   model.fallback_id_.fill(kNoRank);
@@ -125,7 +166,7 @@ Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level
     } else if (!all_fallback && !(byte_level && model.vocab_.HasAllBytes())) {
       // tokenizers fails on the first character the vocabulary lacks; so do we, up front.
       return Status::InvalidArgument(fmt::format(
-          "model.unk_token is not in the vocabulary (vocabulary size {})", vocab.size()));
+          "model.unk_token is not in the vocabulary (vocabulary size {})", by_string.size()));
     }
   }
   if (byte_level && !model.vocab_.HasAllBytes() && model.unk_id_ == kNoRank && !all_fallback) {
@@ -133,32 +174,34 @@ Result<HfBpeModel> HfBpeModel::FromJson(const nlohmann::json& m, bool byte_level
         "vocabulary lacks tokens for some bytes and has neither unk_token nor byte_fallback");
   }
 
-  const auto& merges = m.at("merges");
-  model.merges_.reserve(merges.size());
+  model.merges_.reserve(merges->size());
   uint32_t rank = 0;
   uint32_t newline_fallback_left = 0;  // merges whose left side is the byte token of '\n'
-  for (const auto& entry : merges) {
-    std::string left, right;
-    if (entry.is_string()) {
-      const std::string s = entry.get<std::string>();
+  std::string joined;
+  for (const MergeEntry& entry : *merges) {
+    std::string_view left, right;
+    if (entry.form == MergeEntry::kSpaced) {
+      const std::string_view s = entry.left;
       const size_t space = s.find(' ');
-      if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos) {
+      if (space == std::string_view::npos || s.find(' ', space + 1) != std::string_view::npos) {
         return Status::Corrupt(
             fmt::format("merge {} is not two tokens separated by a space", rank));
       }
       left = s.substr(0, space);
       right = s.substr(space + 1);
-    } else if (entry.is_array() && entry.size() == 2) {
-      left = entry[0].get<std::string>();
-      right = entry[1].get<std::string>();
+    } else if (entry.form == MergeEntry::kPair) {
+      left = entry.left;
+      right = entry.right;
     } else {
       return Status::Corrupt(fmt::format("merge {} is neither \"a b\" nor [\"a\", \"b\"]", rank));
     }
     if (right.size() < prefix_len) {
       return Status::Corrupt(fmt::format("merge {} is shorter than the subword prefix", rank));
     }
+    joined.assign(left);
+    joined.append(right.substr(prefix_len));
     auto l = by_string.find(left), r = by_string.find(right);
-    auto lr = by_string.find(left + right.substr(prefix_len));
+    auto lr = by_string.find(std::string_view(joined));
     if (l == by_string.end() || r == by_string.end() || lr == by_string.end()) {
       return Status::Corrupt(
           fmt::format("merge {} names a token missing from the vocabulary", rank));

@@ -16,6 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -28,6 +29,18 @@ class HfBpeModel {
  public:
   // Reads `model` (type BPE); `byte_level` when a ByteLevel pre-tokenizer maps the text to bytes.
   static Result<HfBpeModel> FromJson(const nlohmann::json& model, bool byte_level);
+
+  // The same from the model's small keys (`model`, whose "vocab" and "merges" are not read) and
+  // its vocabulary and merges given apart, as views into a document parsed elsewhere (the
+  // tokenizer.json loader reads those two, 99% of the file, with simdjson). Null = missing.
+  using Vocabulary = std::vector<std::pair<std::string_view, uint32_t>>;  // in file order
+  struct MergeEntry {
+    enum Form { kMalformed, kSpaced, kPair } form = kMalformed;
+    std::string_view left;   // kSpaced: the whole "a b"
+    std::string_view right;  // kPair only
+  };
+  static Result<HfBpeModel> FromParts(const nlohmann::json& model, const Vocabulary* vocab,
+                                      const std::vector<MergeEntry>* merges, bool byte_level);
 
   // Appends the ids of one word (a pre-tokenized piece, valid UTF-8).
   void EncodeWord(std::string_view word, std::vector<uint32_t>* out) const {

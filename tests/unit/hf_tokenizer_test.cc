@@ -161,5 +161,45 @@ TEST(HfTokenizer, UnsupportedModelsAreClearErrors) {
   EXPECT_NE(u.status().message().find("Whitespace"), std::string::npos);
 }
 
+// The loader reads model.vocab and model.merges with simdjson and falls back to nlohmann for a
+// file simdjson refuses (an integer beyond 64 bits); both must build the same tokenizer.
+TEST(HfTokenizer, BothJsonReadersAgree) {
+  auto j = SmallTokenizer(ByteLevel(true));
+  std::string text = j.dump();
+  // A key given twice keeps its last value (as nlohmann and serde read objects): the first
+  // "hello" entry (id 263) is overridden by the real one (259).
+  const std::string dup = "\"vocab\":{\"" + Chars("hello") + "\":263,";
+  const size_t at = text.find("\"vocab\":{");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 9, dup);
+  std::string huge = text;
+  huge.insert(1, "\"truncation\":{\"max_length\":1000000000000000019884624838656},");
+  // The ["a", "b"] merge form.
+  auto pairs = j;
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& m : j["model"]["merges"]) {
+    const std::string s = m.get<std::string>();
+    list.push_back({s.substr(0, s.find(' ')), s.substr(s.find(' ') + 1)});
+  }
+  pairs["model"]["merges"] = list;
+  for (const std::string& file : {text, huge, pairs.dump()}) {
+    auto t = LoadTokenizer(testing::WriteTemp("readers.json", file), "/unused");
+    ASSERT_TRUE(t.ok()) << t.status().message();
+    EXPECT_EQ(Encode(**t, "hello"), (Ids{259}));
+    EXPECT_EQ(Encode(**t, "hellhello world"), (Ids{258, 259, 260, 'o', 'r', 'l', 'd'}));
+    EXPECT_EQ(Encode(**t, "a<|end|>b"), (Ids{'a', 300, 'b'}));
+  }
+  // Structure errors name the problem in both readers.
+  for (bool big : {false, true}) {
+    auto bad = j;
+    bad["model"]["vocab"][Chars("h")] = "seven";
+    std::string s = bad.dump();
+    if (big) s.insert(1, "\"n\":1000000000000000019884624838656,");
+    auto t = LoadTokenizer(testing::WriteTemp("bad.json", s), "/unused");
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.status().message().find("vocab"), std::string::npos) << t.status().message();
+  }
+}
+
 }  // namespace
 }  // namespace ltl
