@@ -27,6 +27,7 @@ inline bool IsLead(char c) {
 class ApproxCutter : public BlockCutter {
  public:
   explicit ApproxCutter(uint32_t bs) : BlockCutter(bs) {}
+  bool approximate() const override { return true; }
 
   int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) override {
     chain->Reset();

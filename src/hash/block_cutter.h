@@ -26,6 +26,9 @@ class BlockCutter {
   virtual int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) = 0;
   // Token count only (for response text, when no usage was logged).
   virtual int64_t Count(std::string_view text) = 0;
+  // True for the code-point cutter: token k is code points [4k, 4k + 4), so a byte offset's token
+  // position is exact; the token cutter's positions are estimated (docs/SEMANTICS.md).
+  virtual bool approximate() const { return false; }
   uint32_t block_size() const { return block_size_; }
 
  protected:

@@ -9,6 +9,7 @@
 
 #include "common/safe_label.h"
 #include "ingest/model_match.h"
+#include "ingest/prompt_facts.h"
 #include "read/json_line.h"
 #include "render/render_parts.h"
 
@@ -100,55 +101,6 @@ std::string HexKey(char tag, uint64_t h) {
   return fmt::format("{}{:016x}", tag, h);
 }
 
-// A message in a form that is the same whenever a client resends it: its JSON with keys in order
-// and every cache_control marker dropped (Claude Code moves the marker to the newest block each
-// turn, which would otherwise make the resent history differ). Strings length-prefixed raw bytes,
-// numbers and literals as minified JSON; keys length-prefixed so no two values share a form.
-// Hand-written: no JSON library here drops a key while serializing.
-void AppendCanonical(element e, std::string* out) {
-  switch (e.type()) {
-    case simdjson::dom::element_type::OBJECT: {
-      out->push_back('{');
-      simdjson::dom::object obj;
-      if (e.get_object().get(obj)) return;
-      for (auto [k, v] : obj) {
-        if (k == "cache_control") continue;
-        out->append(std::to_string(k.size()));
-        out->push_back(':');
-        out->append(k);
-        AppendCanonical(v, out);
-        out->push_back(',');
-      }
-      out->push_back('}');
-      return;
-    }
-    case simdjson::dom::element_type::ARRAY: {
-      out->push_back('[');
-      simdjson::dom::array list;
-      if (e.get_array().get(list)) return;
-      for (element v : list) {
-        AppendCanonical(v, out);
-        out->push_back(',');
-      }
-      out->push_back(']');
-      return;
-    }
-    case simdjson::dom::element_type::STRING: {
-      // Length-prefixed raw bytes (as unambiguous as the escaped JSON, without building a
-      // std::string per value: minify's string builder was ~4% of a worker on agentic logs).
-      std::string_view s;
-      if (e.get_string().get(s)) return;
-      out->push_back('"');
-      out->append(std::to_string(s.size()));
-      out->push_back(':');
-      out->append(s);
-      return;
-    }
-    default:
-      out->append(simdjson::minify(e));
-  }
-}
-
 }  // namespace
 
 PromptRenderer::PromptRenderer(Layout layout, const std::vector<ModelFiles>* models,
@@ -179,7 +131,8 @@ GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config)
       renderer_(config.layout, &config_.models, config_.reasons.get()),
       cutter_(config.tokenizer ? MakeTokenCutter(config.tokenizer, config.block_size)
                                : MakeApproxCutter(config.block_size)),
-      chain_(config.key) {
+      chain_(config.key),
+      facts_(config.key) {
   // A request no entry serves says so next to its layout when some model has its own files.
   const bool fallback = !config_.models.empty();
   for (Layout l : kAllLayouts)
@@ -265,6 +218,7 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   out->block_ids.clear();
   out->block_size = config_.block_size;
   out->input_tokens = cutter->Cut(prompt_.text, &chain_, &out->block_ids);
+  facts_.Build(prompt_, obj, out->input_tokens, cutter->approximate(), &out->facts);
   if (config_.on_prompt) config_.on_prompt(out->line, prompt_.text);
   out->time_s = row_.time_s;
   out->has_time = row_.has_time;

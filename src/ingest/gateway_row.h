@@ -19,6 +19,7 @@
 #include "common/request_record.h"
 #include "hash/block_chain.h"
 #include "hash/block_cutter.h"
+#include "ingest/prompt_facts.h"
 #include "ingest/row_locator.h"
 #include "ingest/session_id.h"
 #include "read/read_context.h"
@@ -111,6 +112,7 @@ class GatewayRowProcessor {
   std::vector<std::string> layout_labels_;             // per Layout value
   const std::string* rendered_by_ = nullptr;
   BlockChain chain_;
+  PromptFactsBuilder facts_;
   ConversationLinks links_;
   std::string filler_key_;
   const char* filler_field_ = nullptr;

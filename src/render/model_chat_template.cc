@@ -292,6 +292,7 @@ bool ModelChatTemplate::Render(simdjson::dom::element body, int64_t now_unix_sec
     return false;
   }
   out->text = s.text;
+  out->segments = s.segments;
   out->anthropic_body = IsAnthropicMessagesBody(body);
   // Conversation spans: the system content and the first user message's content; tool span:
   // from the first rendered tool byte to the last.

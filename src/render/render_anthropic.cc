@@ -23,6 +23,9 @@ void AppendSystem(object body, RenderedPrompt* p) {
   };
   if (Field(body, "system", &sys)) {
     open();
+    Segment top = MessageSegment("system", 0);
+    top.message = -1;  // the top-level system, before every message
+    ContentAs as(p, top);
     if (sys.is_array()) {
       array sys_list = sys.get_array().value_unsafe();
       for (element b : sys_list) {
@@ -35,13 +38,16 @@ void AppendSystem(object body, RenderedPrompt* p) {
   }
   array msgs;
   if (!body.at_key("messages").get_array().get(msgs)) {
+    size_t index = 0;
     for (element e : msgs) {
+      const size_t i = index++;
       object m;
       std::string_view role;
       if (e.get_object().get(m) || m.at_key("role").get_string().get(role)) continue;
       if (role != "system" && role != "developer") continue;
       open();
       element c;
+      ContentAs as(p, MessageSegment(role, i));
       if (Field(m, "content", &c)) AppendContent(c, p);
       p->text.push_back('\n');
     }
@@ -65,7 +71,9 @@ const char* RenderAnthropic(object body, RenderedPrompt* p) {
   }
   AppendSystem(body, p);
   bool saw_user = false;
+  size_t index = 0;
   for (element e : msgs) {
+    const size_t i = index++;
     object msg;
     if (e.get_object().get(msg)) return "message is not an object";
     std::string_view role;
@@ -92,6 +100,7 @@ const char* RenderAnthropic(object body, RenderedPrompt* p) {
     }
     size_t begin = Mark(p);
     element content;
+    ContentAs as(p, MessageSegment(role, i));
     if (Field(msg, "content", &content)) AppendContent(content, p);
     if (first_user) AddSpan(begin, p);
     if (tool_msg) p->text.append("</tool_result>");

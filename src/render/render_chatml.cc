@@ -56,9 +56,13 @@ struct MessageRules {
   Reasoning reasoning = Reasoning::kNever;
 };
 
-void AppendThink(std::string_view reasoning, RenderedPrompt* p) {
+void AppendThink(std::string_view reasoning, size_t index, RenderedPrompt* p) {
   p->text.append("<think>\n");
+  const size_t begin = p->text.size();
   p->text.append(reasoning);
+  Segment seg = MessageSegment("assistant", index);
+  seg.kind = SegmentKind::kReasoning;
+  LabelSpan(begin, seg, p);
   p->text.append("\n</think>\n\n");
 }
 
@@ -113,6 +117,7 @@ const char* RenderMessages(object body, array list, const MessageRules& r, Rende
     }
     if (r.system_in_last_user && has_system && role == "user" && index + 1 == n) {
       element content;
+      ContentAs as(p, MessageSegment("system", 0));
       if (Field(system_msg, "content", &content)) AppendContent(content, p);
       p->text.append("\n\n");
     }
@@ -121,10 +126,11 @@ const char* RenderMessages(object body, array list, const MessageRules& r, Rende
     if (role == "assistant" && r.reasoning == Reasoning::kCurrentTurn &&
         (last_user == SIZE_MAX || index > last_user)) {
       const std::string_view reasoning = StringField(msg, "reasoning");
-      if (!reasoning.empty()) AppendThink(reasoning, p);
+      if (!reasoning.empty()) AppendThink(reasoning, index, p);
     }
     const size_t begin = Mark(p);
     element content;
+    ContentAs as(p, MessageSegment(role, index));
     if (Field(msg, "content", &content)) AppendContent(content, p);
     if (identifies) AddSpan(begin, p);
     AppendToolCalls(msg, p, r.max_calls);
@@ -171,6 +177,7 @@ const char* RenderToolsInSystem(object body, const FamilyRules& f, RenderedPromp
     if (system_first) {
       size_t begin = Mark(p);
       element content;
+      ContentAs as(p, MessageSegment(StringField(first, "role"), 0));
       if (Field(first, "content", &content)) AppendContent(content, p);
       AddSpan(begin, p);
       p->text.append("\n\n");
@@ -196,6 +203,7 @@ const char* RenderToolsInFirstUser(object body, const FamilyRules& f, RenderedPr
   if (SystemFirst(m.list, &first)) {
     size_t begin = Mark(p);
     element content;
+    ContentAs as(p, MessageSegment(StringField(first, "role"), 0));
     if (Field(first, "content", &content)) AppendContent(content, p);
     AddSpan(begin, p);
     r.from = 1;
@@ -259,6 +267,7 @@ const char* RenderHarmony(object body, const FamilyRules& f, RenderedPrompt* p) 
     if (system_first) {
       size_t begin = Mark(p);
       element content;
+      ContentAs as(p, MessageSegment(StringField(first, "role"), 0));
       if (Field(first, "content", &content)) AppendContent(content, p);
       AddSpan(begin, p);
       p->text.append("\n\n");

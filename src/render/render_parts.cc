@@ -90,17 +90,73 @@ bool Field(object obj, std::string_view key, element* out) {
   return !out->is_null();
 }
 
+void LabelSpan(size_t begin, const Segment& s, RenderedPrompt* p) {
+  if (s.kind == SegmentKind::kFraming || p->text.size() <= begin) return;
+  const uint32_t id = p->segments.Add(s);
+  p->segments.spans.push_back(SegmentSpan{begin, p->text.size() - begin, id});
+}
+
+SegmentRole RoleOf(std::string_view role) {
+  if (role == "system") return SegmentRole::kSystem;
+  if (role == "developer") return SegmentRole::kDeveloper;
+  if (role == "user") return SegmentRole::kUser;
+  if (role == "assistant") return SegmentRole::kAssistant;
+  if (role == "tool" || role == "function") return SegmentRole::kTool;
+  return SegmentRole::kOther;
+}
+
+Segment MessageSegment(std::string_view role, size_t index) {
+  Segment s;
+  s.role = RoleOf(role);
+  s.message = static_cast<int32_t>(index);
+  s.kind = s.role == SegmentRole::kSystem || s.role == SegmentRole::kDeveloper
+               ? SegmentKind::kSystem
+           : s.role == SegmentRole::kTool ? SegmentKind::kToolResult
+                                          : SegmentKind::kMessage;
+  return s;
+}
+
+namespace {
+
+// The segment of one content block inside a message labelled `base`.
+Segment BlockSegment(element part, const Segment& base) {
+  Segment s = base;
+  object obj;
+  if (part.get_object().get(obj)) return s;
+  const std::string_view type = StringField(obj, "type");
+  if (type == "tool_use" || type == "server_tool_use")
+    s.kind = SegmentKind::kToolCall;
+  else if (type == "tool_result")
+    s.kind = SegmentKind::kToolResult;
+  else if (type == "thinking" || type == "redacted_thinking")
+    s.kind = SegmentKind::kReasoning;
+  return s;
+}
+
+}  // namespace
+
 void AppendContent(element content, RenderedPrompt* p) {
+  const bool label = p->content_depth == 0;
+  const Segment base = p->content_segment;
+  ++p->content_depth;
+  const size_t begin = p->text.size();
   if (content.is_string()) {
     p->text.append(content.get_string().value_unsafe());
   } else if (content.is_array()) {
     array content_list = content.get_array().value_unsafe();
-    for (element part : content_list) AppendBlock(part, p);
+    for (element part : content_list) {
+      const size_t part_begin = p->text.size();
+      AppendBlock(part, p);
+      if (label) LabelSpan(part_begin, BlockSegment(part, base), p);
+    }
   } else if (content.is_object()) {
     AppendBlock(content, p);
+    if (label) LabelSpan(begin, BlockSegment(content, base), p);
   } else if (!content.is_null()) {
     AppendPyJson(content, PyJsonStyle{}, &p->text);
   }
+  if (label && !content.is_array() && !content.is_object()) LabelSpan(begin, base, p);
+  --p->content_depth;
 }
 
 void AppendDigest(std::string_view kind, element e, RenderedPrompt* p) {
@@ -113,7 +169,15 @@ void AppendDigest(std::string_view kind, element e, RenderedPrompt* p) {
 }
 
 void AppendToolCalls(object msg, RenderedPrompt* p, size_t max_calls) {
-  auto one = [p](object fn) {
+  int32_t call = 0;
+  auto one = [p, &call](object fn) {
+    Segment seg = p->content_segment;
+    if (seg.kind != SegmentKind::kFraming) {
+      seg.kind = SegmentKind::kToolCall;
+      seg.index = call;
+    }
+    ++call;
+    const size_t begin = p->text.size();
     p->text.append("\n<tool_call>\n{\"name\": ");
     AppendPyJsonString(StringField(fn, "name"), &p->text);
     p->text.append(", \"arguments\": ");
@@ -127,6 +191,7 @@ void AppendToolCalls(object msg, RenderedPrompt* p, size_t max_calls) {
       p->text.append("{}");
     }
     p->text.append("}\n</tool_call>");
+    LabelSpan(begin, seg, p);
   };
   element calls;
   if (Field(msg, "tool_calls", &calls) && calls.is_array()) {
@@ -166,9 +231,15 @@ bool AppendTools(object body, const PyJsonStyle& style, std::string_view sep, Re
     if (body.at_key("functions").get_array().get(a) || a.size() == 0) return false;
   }
   p->tools_begin = p->text.size();
+  int32_t k = 0;
   for (element t : a) {
+    const size_t begin = p->text.size();
     AppendPyJson(t, style, &p->text);
     p->text.append(sep);
+    Segment seg;
+    seg.kind = SegmentKind::kTools;
+    seg.index = k++;
+    LabelSpan(begin, seg, p);
   }
   p->tools_end = p->text.size();
   return true;

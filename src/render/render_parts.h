@@ -39,6 +39,26 @@ const char* MessagesProblem(object body);
 // The "# Tools ... <tools>" preamble and closing lines used by the ChatML-style layouts.
 void AppendToolsBlock(object body, RenderedPrompt* p);
 
+// Segment labels (RenderedPrompt::segments). LabelSpan labels p->text[begin, end) as `s` (nothing
+// when empty or when `s` is framing); ContentAs makes AppendContent / AppendToolCalls label what
+// they append as `s` (blocks: tool_use as a tool call, tool_result as a tool result, thinking as
+// reasoning) until it goes out of scope. Only leaf regions are labelled, so spans never overlap.
+void LabelSpan(size_t begin, const Segment& s, RenderedPrompt* p);
+SegmentRole RoleOf(std::string_view role);
+// A message's content segment by its role: system/developer -> kSystem, tool/function ->
+// kToolResult, else kMessage.
+Segment MessageSegment(std::string_view role, size_t index);
+class ContentAs {
+ public:
+  ContentAs(RenderedPrompt* p, const Segment& s) : p_(p) { p_->content_segment = s; }
+  ~ContentAs() { p_->content_segment = Segment{}; }
+  ContentAs(const ContentAs&) = delete;
+  ContentAs& operator=(const ContentAs&) = delete;
+
+ private:
+  RenderedPrompt* p_;
+};
+
 // Starts/ends a conversation-identifying span at the current end of the text.
 inline size_t Mark(const RenderedPrompt* p) {
   return p->text.size();

@@ -11,6 +11,9 @@ void RenderedPrompt::Clear() {
   tools_begin = tools_end = 0;
   has_image = has_file = false;
   anthropic_body = false;
+  segments.Clear();
+  content_segment = Segment{};
+  content_depth = 0;
 }
 
 bool IsAnthropicBody(simdjson::dom::element body) {

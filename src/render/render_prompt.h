@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "render/chat_template/segment_map.h"
 #include "render/layout.h"
 
 namespace ltl {
@@ -25,6 +26,12 @@ struct RenderedPrompt {
   std::vector<std::pair<size_t, size_t>> conversation_spans;
   size_t tools_begin = 0, tools_end = 0;  // the rendered tool definitions (empty = none)
   bool has_image = false, has_file = false;
+  // Which bytes came from which part of the request (tools, system, message k, tool call, tool
+  // result, reasoning; unlabelled bytes are framing), for the cache-busters analysis.
+  SegmentMap segments;
+  // While rendering a message's content: the segment its bytes belong to (kFraming = do not label).
+  Segment content_segment;
+  int content_depth = 0;  // nesting of AppendContent (only the outer call labels)
   void Clear();
 };
 

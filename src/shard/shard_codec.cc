@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "common/atomic_file.h"
+#include "render/chat_template/segment_map.h"
 
 namespace ltl {
 namespace {
@@ -307,6 +308,21 @@ std::string EncodeShard(const Shard& shard) {
           (r.replay_only ? kReplayOnly : 0));
     rw.U32(static_cast<uint32_t>(r.block_ids.size()));
     for (uint64_t id : r.block_ids) rw.U64(id);
+    // Cache-busters facts (version 2): segments 16 bytes each, tools 8 bytes each.
+    rw.U32(static_cast<uint32_t>(r.facts.cache_control));
+    rw.U32(static_cast<uint32_t>(r.facts.segments.size()));
+    for (const SegmentFact& f : r.facts.segments) {
+      rw.U32(f.digest);
+      rw.U32(f.masked_digest);
+      rw.U32(f.token_start);
+      rw.U32(static_cast<uint32_t>(f.item) | static_cast<uint32_t>(f.kind) << 16 |
+             static_cast<uint32_t>(f.role) << 24);
+    }
+    rw.U32(static_cast<uint32_t>(r.facts.tools.size()));
+    for (const ToolFact& t : r.facts.tools) {
+      rw.U32(t.name_digest);
+      rw.U32(t.definition_digest);
+    }
   }
   rw.U8(in.post_pass_pending);
   if (in.post_pass_pending) {
@@ -431,8 +447,8 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
     }
     return r.ok() ? strings[k] : std::string();
   };
-  // A record takes at least 82 bytes (no ids): the count is checked against that.
-  constexpr size_t kMinRecordBytes = 8 + 8 + 8 + 8 + 4 + 4 * 4 + 1 + 4 + 4 + 8 + 8 + 1 + 4;
+  // A record takes at least 94 bytes (no ids, no facts): the count is checked against that.
+  constexpr size_t kMinRecordBytes = 8 + 8 + 8 + 8 + 4 + 4 * 4 + 1 + 4 + 4 + 8 + 8 + 1 + 4 + 12;
   const uint64_t nrec = r.Count(kMinRecordBytes, "records", /*wide=*/true);
   in.records.reserve(nrec);
   for (uint64_t i = 0; i < nrec && r.ok(); ++i) {
@@ -465,6 +481,36 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
     const uint64_t ids = r.Count(8, "block ids");
     rec.block_ids.resize(r.ok() ? ids : 0);
     for (uint64_t k = 0; k < ids && r.ok(); ++k) rec.block_ids[k] = r.U64("block id");
+    rec.facts.cache_control = static_cast<int32_t>(r.U32("cache_control position"));
+    if (r.ok() && rec.facts.cache_control < -2)
+      r.Fail(
+          fmt::format("record {} has cache_control position {}", i + 1, rec.facts.cache_control));
+    const uint64_t nseg = r.Count(16, "segments");
+    rec.facts.segments.resize(r.ok() ? nseg : 0);
+    uint32_t prev_start = 0;
+    for (uint64_t k = 0; k < nseg && r.ok(); ++k) {
+      SegmentFact& f = rec.facts.segments[k];
+      f.digest = r.U32("segment digest");
+      f.masked_digest = r.U32("segment masked digest");
+      f.token_start = r.U32("segment start");
+      const uint32_t packed = r.U32("segment kind");
+      f.item = static_cast<uint16_t>(packed & 0xffff);
+      f.kind = static_cast<uint8_t>(packed >> 16);
+      f.role = static_cast<uint8_t>(packed >> 24);
+      if (r.ok() && (f.kind > static_cast<uint8_t>(SegmentKind::kOther) ||
+                     f.role > static_cast<uint8_t>(SegmentRole::kOther)))
+        r.Fail(
+            fmt::format("record {} segment {} has kind {} role {}", i + 1, k + 1, f.kind, f.role));
+      if (r.ok() && f.token_start < prev_start)
+        r.Fail(fmt::format("record {} segment {} starts before the one before it", i + 1, k + 1));
+      prev_start = f.token_start;
+    }
+    const uint64_t ntools = r.Count(8, "tools");
+    rec.facts.tools.resize(r.ok() ? ntools : 0);
+    for (uint64_t k = 0; k < ntools && r.ok(); ++k) {
+      rec.facts.tools[k].name_digest = r.U32("tool name digest");
+      rec.facts.tools[k].definition_digest = r.U32("tool definition digest");
+    }
     in.records.push_back(std::move(rec));
   }
   in.post_pass_pending = r.Bool("post-pass flag");

@@ -19,7 +19,8 @@
 namespace ltl {
 
 inline constexpr std::string_view kShardMagic = "LTLSHRD\n";
-inline constexpr uint32_t kShardVersion = 1;
+// Version 2: records carry their cache-busters facts (segments, tools, cache_control position).
+inline constexpr uint32_t kShardVersion = 2;
 
 std::string EncodeShard(const Shard& shard);
 // `name` is how messages name the shard (its path).

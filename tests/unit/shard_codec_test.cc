@@ -72,6 +72,11 @@ Shard Sample() {
   a.exact_counts = true;
   a.tools_digest = 0xfeed;
   a.truncated_body = true;
+  a.facts.cache_control = 4;
+  a.facts.segments = {SegmentFact{0xdeadbeef, 0x12345678, 0, 0, 1, 0},
+                      SegmentFact{0xcafef00d, 0xcafef00d, 12, 0xffff, 2, 1},
+                      SegmentFact{7, 8, 30, 3, 4, 4}};
+  a.facts.tools = {ToolFact{11, 12}, ToolFact{13, 0xffffffffu}};
   RequestRecord b;
   b.line = 5;
   b.block_size = 16;
@@ -154,6 +159,23 @@ TEST(ShardCodec, EveryFieldRoundTrips) {
   EXPECT_EQ(rb.exact_counts, ra.exact_counts);
   EXPECT_EQ(rb.tools_digest, ra.tools_digest);
   EXPECT_EQ(rb.truncated_body, ra.truncated_body);
+  EXPECT_EQ(rb.facts.cache_control, 4);
+  ASSERT_EQ(rb.facts.segments.size(), 3u);
+  for (size_t k = 0; k < 3; ++k) {
+    const SegmentFact& x = ra.facts.segments[k];
+    const SegmentFact& y = rb.facts.segments[k];
+    EXPECT_EQ(y.digest, x.digest);
+    EXPECT_EQ(y.masked_digest, x.masked_digest);
+    EXPECT_EQ(y.token_start, x.token_start);
+    EXPECT_EQ(y.item, x.item);
+    EXPECT_EQ(y.kind, x.kind);
+    EXPECT_EQ(y.role, x.role);
+  }
+  ASSERT_EQ(rb.facts.tools.size(), 2u);
+  EXPECT_EQ(rb.facts.tools[1].name_digest, 13u);
+  EXPECT_EQ(rb.facts.tools[1].definition_digest, 0xffffffffu);
+  EXPECT_EQ(b.records[1].facts.cache_control, -1);
+  EXPECT_TRUE(b.records[1].facts.segments.empty());
   EXPECT_TRUE(b.records[1].subagent);
   EXPECT_FALSE(b.records[1].has_time);
   EXPECT_EQ(b.records[1].output_tokens, -1);
@@ -189,11 +211,11 @@ TEST(ShardCodec, FlippedByteVersionAndTrailingBytesAreRefused) {
   auto d = DecodeShard(flipped, "f.ltlshard");
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.status().message().find("CRC-32"), std::string::npos) << d.status().message();
-  std::string v2 = bytes;
-  v2[8] = 2;
-  d = DecodeShard(v2, "v.ltlshard");
+  std::string v3 = bytes;
+  v3[8] = 3;
+  d = DecodeShard(v3, "v.ltlshard");
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.status().message().find("shard version 2"), std::string::npos);
+  EXPECT_NE(d.status().message().find("shard version 3"), std::string::npos);
   d = DecodeShard(bytes + "x", "x.ltlshard");
   ASSERT_FALSE(d.ok());
   d = DecodeShard("{\"timestamp\": 1}\n", "j.ltlshard");

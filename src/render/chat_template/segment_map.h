@@ -38,8 +38,8 @@ struct SegmentSpan {
 };
 
 struct SegmentMap {
-  std::vector<Segment> segments{Segment{}};  // [0] is framing
-  std::vector<SegmentSpan> spans;            // ordered, adjacent spans of one segment merged
+  std::vector<Segment> segments = std::vector<Segment>(1);  // [0] is framing
+  std::vector<SegmentSpan> spans;  // ordered, adjacent spans of one segment merged
   void Clear() {
     segments.assign(1, Segment{});
     spans.clear();

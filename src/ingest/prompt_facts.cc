@@ -1,0 +1,221 @@
+// PromptFactsBuilder and the volatile-text mask (see prompt_facts.h).
+#include "ingest/prompt_facts.h"
+
+#include "hash/block_cutter.h"
+
+namespace ltl {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+inline bool WordChar(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+         c == ':' || c == '.' || c == '/' || c == '_' || c == '+';
+}
+
+bool Volatile(std::string_view w) {
+  size_t digits = 0, letters = 0, hex_letters = 0;
+  for (unsigned char c : w) {
+    if (c >= '0' && c <= '9') {
+      ++digits;
+    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      ++letters;
+      if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) ++hex_letters;
+    }
+  }
+  if (digits >= 2 && letters <= digits) return true;
+  return letters == hex_letters && digits + hex_letters >= 8 && digits >= 1;
+}
+
+bool HasCacheControl(element e) {
+  object o;
+  if (!e.get_object().get(o)) {
+    element v;
+    if (!o.at_key("cache_control").get(v) && !v.is_null()) return true;
+    simdjson::dom::array content;
+    if (!o.at_key("content").get_array().get(content)) {
+      for (element b : content)
+        if (HasCacheControl(b)) return true;
+    }
+    return false;
+  }
+  simdjson::dom::array list;
+  if (!e.get_array().get(list)) {
+    for (element b : list)
+      if (HasCacheControl(b)) return true;
+  }
+  return false;
+}
+
+bool SameSegment(const Segment& a, const Segment& b) {
+  return a.kind == b.kind && a.role == b.role && a.message == b.message && a.index == b.index;
+}
+
+}  // namespace
+
+void MaskVolatile(std::string_view text, std::string* out) {
+  out->clear();
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n) {
+    if (!WordChar(static_cast<unsigned char>(text[i]))) {
+      out->push_back(text[i++]);
+      continue;
+    }
+    size_t j = i;
+    while (j < n && WordChar(static_cast<unsigned char>(text[j]))) ++j;
+    const std::string_view w = text.substr(i, j - i);
+    if (Volatile(w))
+      out->push_back('#');
+    else
+      out->append(w);
+    i = j;
+  }
+}
+
+void AppendCanonical(element e, std::string* out) {
+  switch (e.type()) {
+    case simdjson::dom::element_type::OBJECT: {
+      out->push_back('{');
+      object obj;
+      if (e.get_object().get(obj)) return;
+      for (auto [k, v] : obj) {
+        if (k == "cache_control") continue;
+        out->append(std::to_string(k.size()));
+        out->push_back(':');
+        out->append(k);
+        AppendCanonical(v, out);
+        out->push_back(',');
+      }
+      out->push_back('}');
+      return;
+    }
+    case simdjson::dom::element_type::ARRAY: {
+      out->push_back('[');
+      simdjson::dom::array list;
+      if (e.get_array().get(list)) return;
+      for (element v : list) {
+        AppendCanonical(v, out);
+        out->push_back(',');
+      }
+      out->push_back(']');
+      return;
+    }
+    case simdjson::dom::element_type::STRING: {
+      // Length-prefixed raw bytes (as unambiguous as the escaped JSON, without building a
+      // std::string per value: minify's string builder was ~4% of a worker on agentic logs).
+      std::string_view s;
+      if (e.get_string().get(s)) return;
+      out->push_back('"');
+      out->append(std::to_string(s.size()));
+      out->push_back(':');
+      out->append(s);
+      return;
+    }
+    default:
+      out->append(simdjson::minify(e));
+  }
+}
+
+// A key of its own (the salt with a fixed tweak), so a segment digest never equals a block id.
+PromptFactsBuilder::PromptFactsBuilder(SipKey key)
+    : key_{key.k0 ^ 0x7365676d656e7473ull, key.k1 ^ 0x6361636865627573ull} {}
+
+uint32_t PromptFactsBuilder::Digest(std::string_view s) const {
+  return static_cast<uint32_t>(SipHash24(key_, s));
+}
+
+void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_t tokens,
+                               bool approximate, PromptFacts* out) {
+  out->segments.clear();
+  out->tools.clear();
+  out->cache_control = -1;
+  const std::string_view text = prompt.text;
+  const SegmentMap& map = prompt.segments;
+  // Runs of one segment in text order: the labelled spans, framing in the gaps.
+  struct Run {
+    size_t begin, end;
+    uint32_t segment;
+  };
+  std::vector<Run> runs;
+  size_t at = 0;
+  auto push = [&](size_t b, size_t e, uint32_t seg) {
+    if (e <= b) return;
+    if (!runs.empty() && SameSegment(map.segments[runs.back().segment], map.segments[seg]) &&
+        runs.back().end == b) {
+      runs.back().end = e;
+      return;
+    }
+    runs.push_back(Run{b, e, seg});
+  };
+  for (const SegmentSpan& s : map.spans) {
+    if (s.offset < at || s.offset + s.length > text.size()) continue;  // never: spans are ordered
+    push(at, s.offset, 0);
+    push(s.offset, s.offset + s.length, s.segment < map.segments.size() ? s.segment : 0);
+    at = s.offset + s.length;
+  }
+  push(at, text.size(), 0);
+  const size_t total_cp = CountCodePoints(text);
+  size_t cp = 0;
+  out->segments.reserve(runs.size());
+  for (const Run& r : runs) {
+    const Segment& seg = map.segments[r.segment];
+    SegmentFact f;
+    uint64_t start = approximate    ? cp / kCodePointsPerToken
+                     : total_cp > 0 ? static_cast<uint64_t>(static_cast<double>(cp) *
+                                                                static_cast<double>(tokens) /
+                                                                static_cast<double>(total_cp) +
+                                                            0.5)
+                                    : 0;
+    if (start > static_cast<uint64_t>(tokens)) start = static_cast<uint64_t>(tokens);
+    f.token_start = static_cast<uint32_t>(std::min<uint64_t>(start, UINT32_MAX));
+    f.kind = static_cast<uint8_t>(seg.kind);
+    f.role = static_cast<uint8_t>(seg.role);
+    const int32_t item = seg.kind == SegmentKind::kTools ? seg.index : seg.message;
+    f.item = item >= 0 && item < 0xffff ? static_cast<uint16_t>(item) : 0xffff;
+    const std::string_view piece = text.substr(r.begin, r.end - r.begin);
+    f.digest = Digest(piece);
+    MaskVolatile(piece, &masked_);
+    f.masked_digest = Digest(masked_);
+    out->segments.push_back(f);
+    cp += CountCodePoints(piece);
+  }
+
+  // Tool definitions in body order ("tools", else legacy "functions").
+  simdjson::dom::array tools;
+  bool has_tools = !body.at_key("tools").get_array().get(tools) && tools.size() > 0;
+  if (!has_tools) has_tools = !body.at_key("functions").get_array().get(tools);
+  if (has_tools) {
+    for (element t : tools) {
+      ToolFact tf;
+      std::string_view name;
+      object fn;
+      if (!t.at_key("function").get_object().get(fn)) {
+        if (fn.at_key("name").get_string().get(name)) name = {};
+      } else if (t.at_key("name").get_string().get(name)) {
+        name = {};
+      }
+      tf.name_digest = Digest(name);
+      scratch_.clear();
+      AppendCanonical(t, &scratch_);
+      tf.definition_digest = Digest(scratch_);
+      out->tools.push_back(tf);
+      if (HasCacheControl(t)) out->cache_control = -2;
+    }
+  }
+
+  // The last cache_control marker: a message's (its index), else the tools' or system's.
+  element system;
+  if (!body.at_key("system").get(system) && HasCacheControl(system)) out->cache_control = -2;
+  simdjson::dom::array messages;
+  if (!body.at_key("messages").get_array().get(messages)) {
+    int32_t i = 0;
+    for (element m : messages) {
+      if (HasCacheControl(m)) out->cache_control = i;
+      ++i;
+    }
+  }
+}
+
+}  // namespace ltl

@@ -1,0 +1,258 @@
+// Cache busters, stage by stage: the fixed layouts and a chat template label every rendered byte
+// (the labelled texts are the body's own strings, written here from the body); the volatile mask
+// on dates, times, epochs, UUIDs and hex ids against hand-written results; prompt facts (token
+// starts from hand-counted code points, equal digests for equal texts); the shard of facts; and
+// FindDivergences on hand-built traces whose breaks are known by construction.
+#include "analyze/cache_busters.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "ingest/prompt_facts.h"
+#include "render/model_chat_template.h"
+#include "render/render_prompt.h"
+#include "trace_builder.h"
+
+namespace ltl {
+namespace {
+
+const char* kBody = R"END({"model": "m", "messages": [
+ {"role": "system", "content": "You are terse. Now 2026-12-02T14:05:32Z."},
+ {"role": "user", "content": "Weather in Paris?"},
+ {"role": "assistant", "content": "Checking.", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}], "cache_control": {"type": "ephemeral"}},
+ {"role": "tool", "tool_call_id": "c1", "content": "18C"},
+ {"role": "user", "content": "Thanks"}],
+ "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {}}},
+           {"type": "function", "function": {"name": "get_time", "parameters": {}}}]})END";
+
+const char* kAnthropic = R"END({"model": "claude-x", "system": "Be helpful.",
+ "messages": [{"role": "user", "content": "Open a.txt"},
+  {"role": "assistant", "content": [{"type": "thinking", "thinking": "Read it.", "signature": "S"}, {"type": "tool_use", "id": "t1", "name": "read", "input": {"p": "a"}}]},
+  {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "hello", "cache_control": {"type": "ephemeral"}}]}]})END";
+
+// Text of each labelled segment, "KIND/ROLE/MESSAGE" -> concatenated text.
+std::map<std::string, std::string> Labels(const RenderedPrompt& p) {
+  std::map<std::string, std::string> out;
+  for (const SegmentSpan& s : p.segments.spans) {
+    const Segment& seg = p.segments.segments[s.segment];
+    const std::string key =
+        std::string(SegmentKindName(seg.kind)) + "/" + SegmentRoleName(seg.role) + "/" +
+        std::to_string(seg.kind == SegmentKind::kTools ? seg.index : seg.message);
+    out[key] += p.text.substr(s.offset, s.length);
+  }
+  return out;
+}
+
+RenderedPrompt RenderFixed(const char* json, Layout layout, simdjson::dom::parser* parser,
+                           simdjson::dom::element* body) {
+  EXPECT_EQ(parser->parse(std::string(json)).get(*body), simdjson::SUCCESS);
+  RenderedPrompt p;
+  EXPECT_EQ(RenderPrompt(*body, layout, "m", &p), nullptr);
+  return p;
+}
+
+TEST(CacheBustersSegments, FixedChatmlLayoutLabelsEveryPart) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element body;
+  const RenderedPrompt p = RenderFixed(kBody, Layout::kToolsFirst, &parser, &body);
+  auto l = Labels(p);
+  EXPECT_EQ(l["system/system/0"], "You are terse. Now 2026-12-02T14:05:32Z.");
+  EXPECT_EQ(l["message/user/1"], "Weather in Paris?");
+  EXPECT_EQ(l["message/assistant/2"], "Checking.");
+  EXPECT_EQ(l["tool_call/assistant/2"],
+            "\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\":\"Paris\"}}\n"
+            "</tool_call>");
+  EXPECT_EQ(l["tool_result/tool/3"], "18C");
+  EXPECT_EQ(l["message/user/4"], "Thanks");
+  EXPECT_NE(l["tools//0"].find("\"get_weather\""), std::string::npos);
+  EXPECT_NE(l["tools//1"].find("\"get_time\""), std::string::npos);
+  // Spans are ordered and never overlap.
+  size_t end = 0;
+  for (const SegmentSpan& s : p.segments.spans) {
+    EXPECT_GE(s.offset, end);
+    end = s.offset + s.length;
+  }
+}
+
+TEST(CacheBustersSegments, QwenSystemAndReasoningLabels) {
+  const char* body_json = R"END({"messages": [{"role": "system", "content": "SYS"},
+    {"role": "user", "content": "U"},
+    {"role": "assistant", "content": "A", "reasoning": "THINK"}],
+    "tools": [{"type": "function", "function": {"name": "f"}}]})END";
+  simdjson::dom::parser parser;
+  simdjson::dom::element body;
+  EXPECT_EQ(parser.parse(std::string(body_json)).get(body), simdjson::SUCCESS);
+  RenderedPrompt p;
+  ASSERT_EQ(RenderPrompt(body, Layout::kToolsInSystem, "qwen3-32b", &p), nullptr);
+  auto l = Labels(p);
+  EXPECT_EQ(l["system/system/0"], "SYS");
+  EXPECT_EQ(l["reasoning/assistant/2"], "THINK");
+  EXPECT_EQ(l["message/assistant/2"], "A");
+}
+
+TEST(CacheBustersSegments, AnthropicBlocks) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element body;
+  const RenderedPrompt p = RenderFixed(kAnthropic, Layout::kAnthropic, &parser, &body);
+  auto l = Labels(p);
+  EXPECT_EQ(l["system/system/-1"], "Be helpful.");
+  EXPECT_EQ(l["message/user/0"], "Open a.txt");
+  EXPECT_EQ(l["reasoning/assistant/1"], "<thinking>Read it.</thinking>");
+  EXPECT_EQ(l["tool_call/assistant/1"],
+            "<tool_use id=\"t1\" name=\"read\">{\"p\": \"a\"}</tool_use>");
+  EXPECT_EQ(l["tool_result/user/2"], "<tool_result tool_use_id=\"t1\">hello</tool_result>");
+}
+
+TEST(CacheBustersSegments, ChatTemplateSegmentsReachThePrompt) {
+  auto m = ModelChatTemplate::FromJinja(
+      "{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}", "{}", "t.jinja");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  simdjson::dom::parser parser;
+  simdjson::dom::element body;
+  ASSERT_EQ(parser
+                .parse(std::string(R"({"messages": [{"role": "system", "content": "SYS"},
+                  {"role": "user", "content": "U1"}]})"))
+                .get(body),
+            simdjson::SUCCESS);
+  ModelTemplateScratch scratch;
+  RenderedPrompt p;
+  std::string reason;
+  ASSERT_TRUE(m.value()->Render(body, 0, &scratch, &p, &reason)) << reason;
+  bool system = false, user = false;
+  for (const SegmentSpan& s : p.segments.spans) {
+    const Segment& seg = p.segments.segments[s.segment];
+    const std::string text = p.text.substr(s.offset, s.length);
+    if (seg.kind == SegmentKind::kSystem && text.find("SYS") != std::string::npos) system = true;
+    if (seg.kind == SegmentKind::kMessage && seg.role == SegmentRole::kUser &&
+        text.find("U1") != std::string::npos)
+      user = true;
+  }
+  EXPECT_TRUE(system);
+  EXPECT_TRUE(user);
+}
+
+TEST(CacheBustersMask, VolatileWordsBecomeHash) {
+  std::string out;
+  MaskVolatile("Now 2026-12-02T14:05:32Z, at 14:05 (epoch 1764684332).", &out);
+  EXPECT_EQ(out, "Now #, at # (epoch #).");
+  MaskVolatile("id 550e8400-e29b-41d4-a716-446655440000 and deadbeef12 ok", &out);
+  EXPECT_EQ(out, "id # and # ok");
+  // Words and single digits stay; a version number is a number.
+  MaskVolatile("Rule 5: use gpt-4o v1.2 on the cafe", &out);
+  EXPECT_EQ(out, "Rule 5: use gpt-4o # on the cafe");
+  MaskVolatile("turn 12 of 40", &out);
+  EXPECT_EQ(out, "turn # of #");
+}
+
+TEST(CacheBustersFacts, TokenStartsDigestsToolsAndCacheControl) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element body;
+  const RenderedPrompt p = RenderFixed(kBody, Layout::kToolsFirst, &parser, &body);
+  PromptFactsBuilder b(SipKey{1, 2});
+  PromptFacts f;
+  const int64_t tokens = static_cast<int64_t>((p.text.size() + 3) / 4);  // all ASCII
+  b.Build(p, body.get_object().value_unsafe(), tokens, /*approximate=*/true, &f);
+  ASSERT_GE(f.segments.size(), 10u);
+  // Contiguous, in order, covering the prompt; starts are the preceding code points / 4.
+  const size_t sys_at = p.text.find("You are terse.");
+  bool found = false;
+  for (const SegmentFact& s : f.segments) {
+    if (s.kind == static_cast<uint8_t>(SegmentKind::kSystem)) {
+      EXPECT_EQ(s.token_start, sys_at / 4);
+      EXPECT_EQ(s.item, 0);
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(f.segments[0].token_start, 0u);
+  EXPECT_EQ(f.segments[0].kind, static_cast<uint8_t>(SegmentKind::kFraming));
+  ASSERT_EQ(f.tools.size(), 2u);
+  EXPECT_NE(f.tools[0].name_digest, f.tools[1].name_digest);
+  EXPECT_EQ(f.cache_control, 2);
+  // The same request at another time: the system digest differs, its masked digest does not.
+  std::string other(kBody);
+  other.replace(other.find("14:05:32"), 8, "09:59:01");
+  simdjson::dom::parser parser2;
+  simdjson::dom::element body2;
+  const RenderedPrompt p2 = RenderFixed(other.c_str(), Layout::kToolsFirst, &parser2, &body2);
+  PromptFacts f2;
+  b.Build(p2, body2.get_object().value_unsafe(), tokens, true, &f2);
+  ASSERT_EQ(f2.segments.size(), f.segments.size());
+  const int32_t d = FirstDifferingSegment(f, f2);
+  ASSERT_GE(d, 0);
+  EXPECT_EQ(f.segments[static_cast<size_t>(d)].kind, static_cast<uint8_t>(SegmentKind::kSystem));
+  EXPECT_EQ(FirstDifferingSegment(f, f2, /*masked=*/true), -1);
+  EXPECT_EQ(f.segments.capacity() * 16 + f.tools.capacity() * 8, f.bytes());
+}
+
+// Facts of n segments of `len` tokens each, digests from `digests`.
+PromptFacts Facts(const std::vector<uint32_t>& digests, uint32_t len) {
+  PromptFacts f;
+  for (size_t i = 0; i < digests.size(); ++i) {
+    SegmentFact s;
+    s.digest = s.masked_digest = digests[i];
+    s.token_start = static_cast<uint32_t>(i) * len;
+    s.kind = static_cast<uint8_t>(i == 0 ? SegmentKind::kSystem : SegmentKind::kMessage);
+    s.item = static_cast<uint16_t>(i);
+    f.segments.push_back(s);
+  }
+  return f;
+}
+
+TEST(CacheBustersDivergence, PreviousTurnAndBestMatch) {
+  using testing::Req;
+  // Block size 4. Conversation c: turn 1 = blocks 1..4, turn 2 extends it (1..6), turn 3 has its
+  // block 3 rewritten (1,2,9,..): a break at block 2 against turn 2, in segment 1 (tokens 8..15),
+  // 0 tokens into it... Request 4 (no conversation) shares blocks 1,2 with everything and
+  // continues differently: its best match is the latest request that went beyond block 2.
+  std::vector<Req> reqs = {{1, {1, 2, 3, 4}, 16, "c"},
+                           {2, {1, 2, 3, 4, 5, 6}, 24, "c"},
+                           {3, {1, 2, 9, 10, 11, 12, 13}, 28, "c"},
+                           {4, {1, 2, 20}, 10, ""}};
+  auto records = testing::Records(reqs, 4);
+  records[0].facts = Facts({10, 11, 12, 13}, 4);
+  records[1].facts = Facts({10, 11, 12, 13, 14, 15}, 4);
+  records[2].facts = Facts({10, 11, 99, 98, 97, 96, 95}, 4);
+  records[3].facts = Facts({10, 11, 50}, 4);
+  const Trace t = BuildTrace(records);
+  const auto d = FindDivergences(t, records);
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d[0].reference, kNoRequest);
+  EXPECT_EQ(d[1].previous_turn, 0u);
+  EXPECT_EQ(d[1].shared, 4u);
+  EXPECT_FALSE(d[1].is_break);  // it extends turn 1
+  EXPECT_EQ(d[2].previous_turn, 1u);
+  EXPECT_EQ(d[2].shared, 2u);
+  EXPECT_TRUE(d[2].is_break);
+  EXPECT_EQ(d[2].segment, 2);
+  EXPECT_EQ(d[2].token_offset, 0u);
+  EXPECT_EQ(d[2].best_shared, 2u);
+  EXPECT_EQ(d[3].previous_turn, kNoRequest);
+  EXPECT_EQ(d[3].best_shared, 2u);
+  EXPECT_EQ(d[3].best_match, 2u);  // the latest request holding block 2 and going on
+  EXPECT_EQ(d[3].reference, 2u);
+  EXPECT_FALSE(d[3].is_break);  // request 4 has no full block after the shared prefix
+}
+
+TEST(CacheBustersDivergence, BreakInsideASegmentGivesTheOffset) {
+  using testing::Req;
+  // One segment of 24 tokens after a 4-token one; the second request differs from block 3 on
+  // (token 12): 8 tokens into segment 1.
+  std::vector<Req> reqs = {{1, {1, 2, 3, 4, 5, 6, 7}, 28, ""},
+                           {2, {1, 2, 3, 8, 9, 10, 11}, 28, ""}};
+  auto records = testing::Records(reqs, 4);
+  records[0].facts = Facts({1, 2}, 4);
+  records[0].facts.segments[1].token_start = 4;
+  records[1].facts = records[0].facts;
+  records[1].facts.segments[1].digest = 3;
+  const Trace t = BuildTrace(records);
+  const auto d = FindDivergences(t, records);
+  EXPECT_TRUE(d[1].is_break);
+  EXPECT_EQ(d[1].shared, 3u);
+  EXPECT_EQ(d[1].segment, 1);
+  EXPECT_EQ(d[1].token_offset, 8u);
+}
+
+}  // namespace
+}  // namespace ltl
