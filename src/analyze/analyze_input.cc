@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "analyze/cache_busters.h"
 #include "analyze/cctrace_summary.h"
 #include "analyze/gateway_findings.h"
 #include "common/units.h"
@@ -56,6 +57,12 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
     p.gateway.ignored_records = in.ignored;
     p.gateway.ignored_reason = in.ignored_reason;
     for (std::string& s : GatewayFindingSentences(p.gateway)) p.findings.push_back(std::move(s));
+    // Cache busters: divergence points, their causes and costs against the steady-state ceiling.
+    const std::vector<Divergence> divergences = FindDivergences(trace, in.records);
+    p.busters =
+        AnalyzeCacheBusters(trace, in.records, divergences, FirstMeasuredIndex(trace, o.replay),
+                            p.ceiling.hit, p.measured_tokens);
+    for (std::string& s : CacheBusterSentences(p.busters)) p.findings.push_back(std::move(s));
   }
   return p;
 }

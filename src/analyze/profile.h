@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/cache_buster_causes.h"
 #include "analyze/capacity_knee.h"
 #include "analyze/cctrace_summary.h"
 #include "analyze/gateway_findings.h"
@@ -175,6 +176,8 @@ struct Profile {
   GatewayFindings gateway;  // gateway logs only (gateway.present)
 
   CctraceSummary cctrace;  // cache traces only (present == false otherwise)
+  CacheBusters
+      busters;  // gateway logs: where and why prefixes break (analyze/cache_buster_causes.h)
 
   Leaderboards leaderboards;  // prefix leaderboards (analyze/leaderboards.h)
   CapacityKnee knee;          // past it, a doubling buys < 1 point (analyze/capacity_knee.h)

@@ -15,6 +15,7 @@
   X(TrafficSection)            \
   X(CacheTraceSection)         \
   X(FindingsSection)           \
+  X(CacheBustersSection)       \
   X(SkippedSection)            \
   X(MethodSection)
 

@@ -189,4 +189,35 @@ std::string TimeBarsSvg(const std::vector<double>& values, double bin_s, const B
   return out;
 }
 
+std::string LabeledBarsSvg(const std::vector<std::pair<std::string, double>>& bars,
+                           const BarChart& spec, const Frame& f) {
+  if (bars.empty()) return "<p class=\"empty\">No data.</p>\n";
+  double max_v = 0;
+  for (const auto& b : bars) max_v = std::max(max_v, b.second);
+  const std::vector<double> ticks = NiceTicks(max_v, 4);
+  const LinearScale y(0, ticks.back(), f.y0(), f.y1());
+  const double slot = (f.x1() - f.x0()) / static_cast<double>(bars.size());
+  const double gap = std::min(8.0, slot * 0.2);
+  std::string out = Open(spec, f) + YAxis(f, y, ticks, spec);
+  out += fmt::format("<g class=\"bars\" data-bins=\"{}\">\n", bars.size());
+  for (size_t i = 0; i < bars.size(); ++i) {
+    const double x = f.x0() + static_cast<double>(i) * slot;
+    const double top = y(bars[i].second);
+    out += fmt::format(
+        "<rect class=\"bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}: {} "
+        "{}</title></rect>\n",
+        Num(x + gap / 2), Num(top), Num(std::max(0.5, slot - gap)), Num(f.y0() - top),
+        HtmlEscape(bars[i].first), CompactDecimal(bars[i].second), HtmlEscape(spec.unit));
+  }
+  out += "</g>\n<g class=\"axis x\">\n";
+  for (size_t i = 0; i < bars.size(); ++i)
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                       Num(f.x0() + (static_cast<double>(i) + 0.5) * slot), Num(f.y0() + 16),
+                       HtmlEscape(bars[i].first));
+  out += fmt::format("<line class=\"axis-line\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n",
+                     Num(f.x0()), Num(f.x1()), Num(f.y0()), Num(f.y0()));
+  out += "</g>\n</svg>\n";
+  return out;
+}
+
 }  // namespace ltl::svg

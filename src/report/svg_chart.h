@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyze/quantiles.h"
@@ -55,6 +56,9 @@ struct BarChart {
 // One <rect class="bar"> per bin (equal widths: the bins are log2-spaced), bin edges under them.
 std::string HistogramSvg(const std::vector<HistogramBin>& bins, const BarChart& spec,
                          const Frame& frame = Frame());
+// One <rect class="bar"> per labelled value, the labels under the bars (escaped).
+std::string LabeledBarsSvg(const std::vector<std::pair<std::string, double>>& bars,
+                           const BarChart& spec, const Frame& frame = Frame());
 // One <rect class="bar"> per value; value i covers [i * bin_s, (i + 1) * bin_s) seconds.
 std::string TimeBarsSvg(const std::vector<double>& values, double bin_s, const BarChart& spec,
                         const Frame& frame = Frame());

@@ -1,7 +1,7 @@
 """Privacy canary: a marker planted in every input field of CSV and JSONL gateway logs (OpenAI and
 Anthropic bodies, responses, headers, session ids, metadata, tool definitions and calls, attachment
 data, unknown columns, bad rows) must not appear in any output file, stdout or stderr, nor in the
-error messages of failing runs. The model name is the one field reports print by design, so its
+error messages of failing runs; the cache-busters section is exercised with every cause. The model name is the one field reports print by design, so its
 canary is a different marker, checked to come out only as the (sanitized) label. The salt file's
 content must not appear anywhere either."""
 import base64
@@ -199,6 +199,46 @@ class Canary(unittest.TestCase):
         self.assertIn("row skipped", r.stderr)
         with open(os.path.join(self.out, "report.json")) as f:
             self.assertGreaterEqual(json.load(f)["counts"]["requests"], 6)
+        self.assert_clean(r)
+
+    def busters_log(self):
+        """Conversations whose prompts break in every way the cache-busters section names, each
+        field holding the canary: a clock in the system prompt, a reordered tool array, dropped
+        reasoning, a summarised history, a model switch, a moved cache_control marker."""
+        tools = [{"type": "function", "function": {"name": c(f"bt{k}"), "description": c("btd"),
+                                                   "parameters": {"type": "object"}}}
+                 for k in range(3)]
+        rows = ["request_json,model_name,status_code,startTime,x-session-id"]
+        for conv in range(3):
+            msgs = [{"role": "user", "content": c(f"bu{conv}") + " " + "w " * 80}]
+            for turn in range(5):
+                system = c("bsys") + " " + "s " * 60 + f" now 12:0{turn}:3{conv} " + c("bsys2")
+                body = {"messages": [{"role": "system", "content": system}] + msgs,
+                        "tools": tools if turn < 2 else tools[::-1]}
+                if turn == 3:  # compaction
+                    body["messages"] = [body["messages"][0],
+                                        {"role": "user", "content": c("bsummary")}] + msgs[-2:]
+                model = "qwen3-32b" if turn < 4 else "llama-3.1-8b"
+                msgs = msgs + [{"role": "assistant", "content": c(f"ba{turn}"),
+                                "reasoning": c("breason") + " r" * 40,
+                                "cache_control": {"type": "ephemeral"}},
+                               {"role": "user", "content": c(f"bn{turn}") + " u" * 40}]
+                rows.append(",".join([csvq(json.dumps(body)), model, "200",
+                                      "2025-01-02T03:%02d:%02dZ" % (conv, turn * 7),
+                                      c(f"bsession{conv}")]))
+        return self.write("busters.csv", "\n".join(rows) + "\n")
+
+    def test_cache_busters_section(self):
+        # The section's positions and causes are a fixed vocabulary: no field reaches it.
+        r = self.profile(self.busters_log())
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.out, "report.json")) as f:
+            b = json.load(f)["cache_busters"]
+        self.assertGreater(b["breaks"], 0)
+        self.assertTrue([x for x in b["causes"] if not x["natural"] and x["lost_tokens"] > 0], b)
+        with open(os.path.join(self.out, "report.html")) as f:
+            self.assertIn('<section id="cache-busters">', f.read())
+        self.assertIn("cache busters", r.stdout)
         self.assert_clean(r)
 
     def test_error_messages(self):
