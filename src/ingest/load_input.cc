@@ -44,8 +44,8 @@ void FillMissingTimes(std::vector<RequestRecord>* records, uint64_t* untimed) {
   }
 }
 
-// The hashed-trace readers hand over whole records: their ids are interned after reading (the
-// gateway readers intern while reading, ingest/gateway_readers.h).
+// Ids not yet interned (cache traces; the gateway readers intern while reading,
+// ingest/gateway_readers.h, and Mooncake/bailian through their TakeIds) go in after reading.
 // `base`: records the interner held before this input (earlier files of the run).
 void InternRest(ReadContext* ctx, size_t base, std::vector<RequestRecord>* records) {
   if (!ctx->interner) return;
@@ -243,12 +243,20 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadC
   InputStream& in = *opened->stream;
   out.encoding = in.encoding();
   Status st;
+  // Hashed traces stream their ids into the interner as each record is read (InternRest then
+  // finds nothing left), so a trace's ids are never all in memory.
+  TakeIds intern_ids;
+  if (ctx->interner)
+    intern_ids = [interner = ctx->interner](std::vector<uint64_t>* ids) {
+      interner->Add(*ids);
+      std::vector<uint64_t>().swap(*ids);
+    };
   switch (format) {
     case InputFormat::kMooncake:
-      st = ReadMooncake(&in, ctx, &out.records);
+      st = ReadMooncake(&in, ctx, &out.records, intern_ids);
       break;
     case InputFormat::kBailian:
-      st = ReadBailian(&in, ctx, &out.records);
+      st = ReadBailian(&in, ctx, &out.records, intern_ids);
       break;
     case InputFormat::kCctrace: {
       CctraceOptions opts;

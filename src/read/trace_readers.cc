@@ -81,8 +81,8 @@ std::string ParseLine(TraceKind kind, JsonLineParser& parser, std::string_view l
   return "";
 }
 
-Status ReadTrace(TraceKind kind, InputStream* in, ReadContext* ctx,
-                 std::vector<RequestRecord>* out) {
+Status ReadTrace(TraceKind kind, InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out,
+                 const TakeIds& take_ids) {
   LineReader lines(in, ctx->limits.max_line_bytes, ctx->limits.buffer_bytes);
   JsonLineParser parser;
   BailianLinks links;
@@ -112,6 +112,7 @@ Status ReadTrace(TraceKind kind, InputStream* in, ReadContext* ctx,
       links.chat_id.push_back(chat_id);
       links.parent.push_back(parent);
     }
+    if (take_ids) take_ids(&r.block_ids);
     out->push_back(std::move(r));
   }
   if (kind == TraceKind::kBailian) {
@@ -143,12 +144,14 @@ Status ReadTrace(TraceKind kind, InputStream* in, ReadContext* ctx,
 
 }  // namespace
 
-Status ReadMooncake(InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out) {
-  return ReadTrace(TraceKind::kMooncake, in, ctx, out);
+Status ReadMooncake(InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out,
+                    const TakeIds& take_ids) {
+  return ReadTrace(TraceKind::kMooncake, in, ctx, out, take_ids);
 }
 
-Status ReadBailian(InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out) {
-  return ReadTrace(TraceKind::kBailian, in, ctx, out);
+Status ReadBailian(InputStream* in, ReadContext* ctx, std::vector<RequestRecord>* out,
+                   const TakeIds& take_ids) {
+  return ReadTrace(TraceKind::kBailian, in, ctx, out, take_ids);
 }
 
 }  // namespace ltl

@@ -7,6 +7,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "hash/block_interner.h"
 #include "ingest/load_input.h"
 #include "test_util.h"
 
@@ -54,6 +55,57 @@ TEST(MooncakeReader, ReadsRecordsAndConvertsMilliseconds) {
   EXPECT_EQ(l.records[0].block_ids, (std::vector<uint64_t>{5, 6}));
   EXPECT_EQ(l.records[1].line, 3u);  // the blank line counts
   EXPECT_EQ(l.skips.total(), 0u);
+}
+
+TEST(MooncakeReader, HandsEachValidRecordsIdsToTheSinkInOrder) {
+  // A skipped line's ids never reach the sink; the sink may take the ids out of the record.
+  auto path = testing::WriteTemp(
+      "sink.jsonl",
+      "{\"timestamp\": 1, \"input_length\": 1000, \"output_length\": 7, \"hash_ids\": [5, 6]}\n"
+      "{\"timestamp\": 2, \"input_length\": 9999, \"output_length\": 3, \"hash_ids\": [8]}\n"
+      "{\"timestamp\": 3, \"input_length\": 512, \"output_length\": 3, \"hash_ids\": [5]}\n");
+  std::vector<std::vector<uint64_t>> seen;
+  ReadContext ctx;
+  ctx.name = path;
+  SkipCounter skips;
+  ctx.skips = &skips;
+  auto in = OpenInput(path);
+  ASSERT_TRUE(in.ok()) << in.status().message();
+  std::vector<RequestRecord> records;
+  Status st = ReadMooncake(in.value().get(), &ctx, &records, [&](std::vector<uint64_t>* ids) {
+    seen.push_back(*ids);
+    ids->clear();
+  });
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(seen, (std::vector<std::vector<uint64_t>>{{5, 6}, {5}}));
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_TRUE(records[0].block_ids.empty());
+  EXPECT_EQ(records[1].input_tokens, 512);
+  EXPECT_EQ(skips.total(), 1u);  // the length/ids mismatch on line 2
+}
+
+TEST(BailianReader, StreamsIdsIntoTheInterner) {
+  // With an interner, a trace's ids go in while reading (records keep none) and come back intact.
+  auto path = testing::WriteTemp(
+      "stream.jsonl",
+      "{\"chat_id\": 1, \"parent_chat_id\": -1, \"timestamp\": 1.0, \"input_length\": 40, "
+      "\"output_length\": 2, \"type\": \"text\", \"turn\": 1, \"hash_ids\": [1, 2, 3]}\n"
+      "{\"chat_id\": 2, \"parent_chat_id\": 1, \"timestamp\": 2.0, \"input_length\": 60, "
+      "\"output_length\": 2, \"type\": \"text\", \"turn\": 2, \"hash_ids\": [1, 2, 3, 4]}\n");
+  BlockInterner interner;
+  ReadContext ctx;
+  ctx.name = path;
+  ctx.interner = &interner;
+  auto r = LoadInput(path, InputFormat::kAuto, &ctx);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r.value().records.size(), 2u);
+  EXPECT_TRUE(r.value().records[1].block_ids.empty());
+  EXPECT_EQ(r.value().records[1].conversation, "1");
+  ASSERT_EQ(interner.records(), 2u);
+  EXPECT_EQ(interner.distinct_blocks(), 4u);
+  std::vector<uint32_t> ids;
+  interner.Materialize(1, &ids);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{0, 1, 2, 3}));
 }
 
 TEST(MooncakeReader, SkipsAndCountsEveryMalformedLine) {
