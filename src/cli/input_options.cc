@@ -35,6 +35,10 @@ void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_not
       ->check(CLI::IsMember({"auto", "tools-first", "tools-in-system", "tools-in-first-user",
                              "anthropic", "no-tools", "tools-before-last-user",
                              "system-in-last-user", "harmony"}));
+  cmd->add_flag("--no-prompt-reuse", args->no_prompt_reuse,
+                "Gateway logs with --tokenizer: tokenize and hash every request from scratch "
+                "instead of reusing the ids of the request it continues (same results, slower; "
+                "for checking that they are the same)");
   cmd->add_option("--chat-template", args->chat_template,
                   "Gateway logs: render every request with this chat template (a .jinja file or a "
                   "tokenizer_config.json; special tokens from the tokenizer_config.json) instead "
@@ -94,6 +98,7 @@ void ApplyInputArgs(const InputArgs& args, ReadContext* ctx) {
   ctx->gateway.session_field = args.session_field;
   ctx->gateway.time_field = args.time_field;
   ctx->gateway.model_field = args.model_field;
+  ctx->gateway.reuse_prompts = !args.no_prompt_reuse;
   double t = 0;
   if (!args.since.empty() && ParseTimestamp(args.since, &t)) ctx->since = t;
   if (!args.until.empty() && ParseTimestamp(args.until, &t)) ctx->until = t;

@@ -24,6 +24,7 @@ struct InputArgs {
   std::string source;                   // gateway logs: --source NAME ("" = detected)
   // gateway logs: --body-field, --status-field, --session-field, --time-field, --model-field
   std::string body_field, status_field, session_field, time_field, model_field;
+  bool no_prompt_reuse = false;  // gateway logs with --tokenizer: --no-prompt-reuse
   // PostgreSQL inputs: --since/--until as given (any timestamp the readers accept)
   std::string since, until;
 };

@@ -20,6 +20,8 @@ class BlockChain {
  public:
   explicit BlockChain(SipKey key) : key_(key) {}
   void Reset() { prev_ = 0; }
+  // Continues a chain whose last full block had id `prev` (0 = from the start).
+  void ResumeAfter(uint64_t prev) { prev_ = prev; }
   // Hashes the next full block (its bytes: UTF-8 text, or token ids as little-endian uint32).
   uint64_t Full(std::string_view chunk) { return Next(chunk, false, 0); }
   // Hashes a partial last block of `units` code points or tokens.

@@ -3,7 +3,15 @@
 // around multi-byte characters.
 #include "hash/block_cutter.h"
 
+#include <absl/container/flat_hash_map.h>
+
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#include <deque>
+#include <utility>
+
+#include "tokenize/caching_tokenizer.h"
 
 namespace ltl {
 namespace {
@@ -71,6 +79,16 @@ class ApproxCutter : public BlockCutter {
   }
 };
 
+// Length of the common prefix of a and b (memcmp in strides, then bytes).
+size_t CommonPrefix(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  constexpr size_t kStride = 256;
+  size_t i = 0;
+  while (i + kStride <= n && std::memcmp(a.data() + i, b.data() + i, kStride) == 0) i += kStride;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
 class TokenCutter : public BlockCutter {
  public:
   TokenCutter(const Tokenizer* t, uint32_t bs) : BlockCutter(bs), tokenizer_(t) {}
@@ -79,17 +97,69 @@ class TokenCutter : public BlockCutter {
     chain->Reset();
     tokens_.clear();
     tokenizer_->Encode(text, &tokens_);
-    bytes_.resize(tokens_.size() * 4);
-    for (size_t i = 0; i < tokens_.size(); ++i)
-      for (int b = 0; b < 4; ++b)
-        bytes_[4 * i + b] = static_cast<char>((tokens_[i] >> (8 * b)) & 0xff);
-    for (size_t i = 0; i < tokens_.size(); i += block_size_) {
-      size_t k = std::min<size_t>(block_size_, tokens_.size() - i);
-      std::string_view chunk(bytes_.data() + 4 * i, 4 * k);
-      ids->push_back(k == block_size_ ? chain->Full(chunk)
-                                      : chain->Partial(chunk, static_cast<uint32_t>(k)));
-    }
+    HashBlocks(tokens_, 0, chain, ids);
     return static_cast<int64_t>(tokens_.size());
+  }
+
+  int64_t CutReusing(std::string_view text, uint64_t key, std::span<const uint64_t> earlier,
+                     BlockChain* chain, std::vector<uint64_t>* ids) override {
+    if (!tokenizer_->NewlineCutIsExact()) return Cut(text, chain, ids);
+    // The memo of the request this one continues becomes this one's (the conversation moved
+    // on): it is cut back to the reusable prefix and extended in place, so only new text, ids
+    // and blocks are written.
+    std::unique_ptr<Memo> m;
+    for (uint64_t k : earlier) {
+      auto it = memos_.find(k);
+      if (it == memos_.end()) continue;
+      m = std::move(it->second);
+      memo_bytes_ -= m->bytes();
+      memos_.erase(it);
+      break;
+    }
+    size_t begin = 0;          // bytes of `text` whose ids come from the memo
+    size_t reused_blocks = 0;  // full blocks inside them
+    if (m) {
+      // The last cut of the earlier text strictly inside the common prefix: the byte after it
+      // (which the cut rule looks at) is common too, so it is an exact cut of both texts.
+      const size_t common = CommonPrefix(text, m->text);
+      auto it = std::lower_bound(m->cuts.begin(), m->cuts.end(), common,
+                                 [](const MemoCut& c, size_t at) { return c.offset < at; });
+      size_t kept_tokens = 0;
+      if (it != m->cuts.begin()) {
+        begin = std::prev(it)->offset;
+        kept_tokens = std::prev(it)->tokens;
+      }
+      m->cuts.erase(it, m->cuts.end());
+      m->text.resize(begin);
+      m->tokens.resize(kept_tokens);
+      reused_blocks = kept_tokens / block_size_;
+      m->block_ids.resize(reused_blocks);
+    } else if (!spare_.empty()) {
+      m = std::move(spare_.back());
+      spare_.pop_back();
+      m->Clear();
+    } else {
+      m = std::make_unique<Memo>();
+    }
+    ids->insert(ids->end(), m->block_ids.begin(), m->block_ids.end());
+    // The rest segment by segment at exact newline cuts (the caching tokenizer's own spacing, so
+    // it sees the segments it would have cut), each cut remembered with its token count.
+    size_t from = begin;
+    for (size_t cut : NewlineCuts(text.substr(begin), kMemoCutBytes)) {
+      tokenizer_->Encode(text.substr(from, begin + cut - from), &m->tokens);
+      from = begin + cut;
+      m->cuts.push_back({from, static_cast<uint32_t>(m->tokens.size())});
+    }
+    tokenizer_->Encode(text.substr(from), &m->tokens);
+    m->text.append(text.substr(begin));
+    chain->ResumeAfter(reused_blocks > 0 ? m->block_ids.back() : 0);
+    const size_t first_new = ids->size();
+    HashBlocks(m->tokens, reused_blocks, chain, ids);
+    m->block_ids.insert(m->block_ids.end(), ids->begin() + static_cast<ptrdiff_t>(first_new),
+                        ids->end());
+    const auto count = static_cast<int64_t>(m->tokens.size());
+    Remember(key, std::move(m));
+    return count;
   }
 
   int64_t Count(std::string_view text) override {
@@ -99,9 +169,93 @@ class TokenCutter : public BlockCutter {
   }
 
  private:
+  // The caching tokenizer's default segment spacing (tokenize/caching_tokenizer.h): cutting the
+  // same places keeps its cache keys.
+  static constexpr size_t kMemoCutBytes = 256;
+  // Memos kept per cutter (one cutter per worker thread), counted by their buffers' capacity.
+  static constexpr size_t kMemoBudgetBytes = size_t{48} << 20;
+  static constexpr size_t kSpareMemos = 8;
+
+  struct MemoCut {
+    size_t offset;    // byte offset of the cut in the text
+    uint32_t tokens;  // ids before it
+  };
+  struct Memo {
+    std::string text;
+    std::vector<uint32_t> tokens;
+    std::vector<uint64_t> block_ids;
+    std::vector<MemoCut> cuts;
+    uint64_t stamp = 0;  // when it was written (order_)
+    void Clear() {
+      text.clear();
+      tokens.clear();
+      block_ids.clear();
+      cuts.clear();
+    }
+    size_t bytes() const {
+      return text.capacity() + tokens.capacity() * 4 + block_ids.capacity() * 8 +
+             cuts.capacity() * sizeof(MemoCut);
+    }
+  };
+
+  // Block ids of `tokens` from block `first_block` on (the chain positioned after the block
+  // before it), appended to *ids.
+  void HashBlocks(const std::vector<uint32_t>& tokens, size_t first_block, BlockChain* chain,
+                  std::vector<uint64_t>* ids) {
+    const size_t from = first_block * block_size_;
+    const size_t n = tokens.size() - from;
+    bytes_.resize(n * 4);
+    if constexpr (std::endian::native == std::endian::little) {
+      if (n) std::memcpy(bytes_.data(), tokens.data() + from, n * 4);
+    } else {
+      for (size_t i = 0; i < n; ++i)
+        for (int b = 0; b < 4; ++b)
+          bytes_[4 * i + b] = static_cast<char>((tokens[from + i] >> (8 * b)) & 0xff);
+    }
+    for (size_t i = 0; i < n; i += block_size_) {
+      size_t k = std::min<size_t>(block_size_, n - i);
+      std::string_view chunk(bytes_.data() + 4 * i, 4 * k);
+      ids->push_back(k == block_size_ ? chain->Full(chunk)
+                                      : chain->Partial(chunk, static_cast<uint32_t>(k)));
+    }
+  }
+
+  void Remember(uint64_t key, std::unique_ptr<Memo> m) {
+    if (auto old = memos_.find(key); old != memos_.end()) {
+      memo_bytes_ -= old->second->bytes();
+      Spare(std::move(old->second));
+      memos_.erase(old);
+    }
+    m->stamp = ++stamp_;
+    memo_bytes_ += m->bytes();
+    order_.emplace_back(key, m->stamp);
+    memos_.emplace(key, std::move(m));
+    // Over budget: forget the memos written longest ago (conversations that ended; an active one
+    // writes its memo again every turn).
+    while (memo_bytes_ > kMemoBudgetBytes && !order_.empty()) {
+      auto [k, stamp] = order_.front();
+      order_.pop_front();
+      auto it = memos_.find(k);
+      if (it == memos_.end() || it->second->stamp != stamp) continue;
+      memo_bytes_ -= it->second->bytes();
+      Spare(std::move(it->second));
+      memos_.erase(it);
+    }
+    if (memos_.empty()) order_.clear();
+  }
+  // A forgotten memo's buffers serve the next new conversation (no fresh pages to fault in).
+  void Spare(std::unique_ptr<Memo> m) {
+    if (spare_.size() < kSpareMemos) spare_.push_back(std::move(m));
+  }
+
   const Tokenizer* tokenizer_;
   std::vector<uint32_t> tokens_;
+  std::vector<std::unique_ptr<Memo>> spare_;
   std::string bytes_;
+  absl::flat_hash_map<uint64_t, std::unique_ptr<Memo>> memos_;
+  std::deque<std::pair<uint64_t, uint64_t>> order_;  // (key, stamp) in writing order
+  uint64_t stamp_ = 0;
+  size_t memo_bytes_ = 0;
 };
 
 }  // namespace

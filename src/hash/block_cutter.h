@@ -3,10 +3,19 @@
 // points; the token cutter encodes with a real Tokenizer (src/tokenize/tokenizer.h) and cuts
 // block_size token ids. Both feed the same BlockChain, so the rest of the pipeline cannot tell them
 // apart. A cutter holds scratch buffers: one per thread.
+//
+// CutReusing is Cut for a request that continues an earlier one (agentic logs resend their
+// history): the token cutter keeps the text, ids and block ids of the last request of each
+// conversation it cut, and for a continuation takes the ids of the longest common text prefix up
+// to its last exact newline cut (Tokenizer::NewlineCutIsExact), and the block ids of the full
+// blocks inside it, instead of looking up every segment again and re-hashing every block. The
+// common prefix is compared byte for byte, so keys only choose which earlier text to compare
+// with; the result is Cut's, always.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +33,14 @@ class BlockCutter {
   virtual ~BlockCutter() = default;
   // Appends the chained ids of `text` to *ids (after chain->Reset()) and returns its token count.
   virtual int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) = 0;
+  // Cut, remembering the result under `key` and reusing what was remembered under the first of
+  // `earlier` found (see above). The base implementation is Cut.
+  virtual int64_t CutReusing(std::string_view text, uint64_t key, std::span<const uint64_t> earlier,
+                             BlockChain* chain, std::vector<uint64_t>* ids) {
+    (void)key;
+    (void)earlier;
+    return Cut(text, chain, ids);
+  }
   // Token count only (for response text, when no usage was logged).
   virtual int64_t Count(std::string_view text) = 0;
   // True for the code-point cutter: token k is code points [4k, 4k + 4), so a byte offset's token

@@ -215,9 +215,48 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   } else {
     rendered_by_ = &layout_labels_[static_cast<size_t>(prompt_.layout)];
   }
+  // Conversation links: the whole message list and the lists before each assistant message,
+  // chained with the salt; the post-pass links requests in time order (ingest/gateway_readers.cc).
+  // A per-conversation session id wins when present. A filler-prone field's value is kept apart:
+  // the post-pass uses it only when it repeats and no real id was found.
+  links_.known = false;
+  links_.parents.clear();
+  {
+    element messages;
+    simdjson::dom::array list;
+    if (!obj.at_key("messages").get(messages) && !messages.get_array().get(list)) {
+      links_.known = true;
+      uint64_t h = SipHash24(config_.key, "conversation");
+      auto add = [&](element part) {
+        scratch_.assign(reinterpret_cast<const char*>(&h), sizeof h);
+        AppendCanonical(part, &scratch_);
+        h = SipHash24(config_.key, scratch_);
+      };
+      element system;
+      if (!obj.at_key("system").get(system)) add(system);  // Anthropic's top-level system
+      std::vector<uint64_t> before_assistant;
+      for (element m : list) {
+        std::string_view role;
+        simdjson::dom::object mo;
+        if (!m.get_object().get(mo) && !mo.at_key("role").get_string().get(role) &&
+            role == "assistant")
+          before_assistant.push_back(h);
+        add(m);
+      }
+      links_.own = h;
+      for (size_t k = before_assistant.size();
+           k > 0 && links_.parents.size() < ConversationLinks::kMaxParents; --k)
+        links_.parents.push_back(before_assistant[k - 1]);
+    }
+  }
   out->block_ids.clear();
   out->block_size = config_.block_size;
-  out->input_tokens = cutter->Cut(prompt_.text, &chain_, &out->block_ids);
+  // A continuation reuses what the cutter kept of the request it continues (block_cutter.h):
+  // the same ids as Cut, without re-tokenizing and re-hashing the resent history.
+  out->input_tokens =
+      config_.reuse_prompts && links_.known
+          ? cutter->CutReusing(prompt_.text, links_.own, links_.parents, &chain_, &out->block_ids)
+          : cutter->Cut(prompt_.text, &chain_, &out->block_ids);
   facts_.Build(prompt_, obj, out->input_tokens, cutter->approximate(), &out->facts);
   if (config_.on_prompt) config_.on_prompt(out->line, prompt_.text);
   out->time_s = row_.time_s;
@@ -261,40 +300,6 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
                       .substr(prompt_.tools_begin, prompt_.tools_end - prompt_.tools_begin)) |
         1;
 
-  // Conversation links: the whole message list and the lists before each assistant message,
-  // chained with the salt; the post-pass links requests in time order (ingest/gateway_readers.cc).
-  // A per-conversation session id wins when present. A filler-prone field's value is kept apart:
-  // the post-pass uses it only when it repeats and no real id was found.
-  links_.known = false;
-  links_.parents.clear();
-  {
-    element messages;
-    simdjson::dom::array list;
-    if (!obj.at_key("messages").get(messages) && !messages.get_array().get(list)) {
-      links_.known = true;
-      uint64_t h = SipHash24(config_.key, "conversation");
-      auto add = [&](element part) {
-        scratch_.assign(reinterpret_cast<const char*>(&h), sizeof h);
-        AppendCanonical(part, &scratch_);
-        h = SipHash24(config_.key, scratch_);
-      };
-      element system;
-      if (!obj.at_key("system").get(system)) add(system);  // Anthropic's top-level system
-      std::vector<uint64_t> before_assistant;
-      for (element m : list) {
-        std::string_view role;
-        simdjson::dom::object mo;
-        if (!m.get_object().get(mo) && !mo.at_key("role").get_string().get(role) &&
-            role == "assistant")
-          before_assistant.push_back(h);
-        add(m);
-      }
-      links_.own = h;
-      for (size_t k = before_assistant.size();
-           k > 0 && links_.parents.size() < ConversationLinks::kMaxParents; --k)
-        links_.parents.push_back(before_assistant[k - 1]);
-    }
-  }
   const SessionId& s = row_.session;
   out->session_field = s.field ? s.field : "";
   out->conversation = s.field && s.per_conversation ? SessionKey(s) : std::string();

@@ -40,6 +40,9 @@ struct GatewayConfig {
   std::shared_ptr<ReasonTable> reasons = std::make_shared<ReasonTable>();
   // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
   std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
+  // Reuse the ids of the request a request continues (BlockCutter::CutReusing); false =
+  // --no-prompt-reuse (same results, slower: for checking that they are the same).
+  bool reuse_prompts = true;
 };
 
 // kIgnored: a record of another kind (a Langfuse span): counted, not a request.

@@ -23,6 +23,15 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
+// LiteLLM's truncation marker anywhere in the record. glibc's memmem rather than
+// string_view::find, which stops at every 'l' of the prompt text (memchr + compare: ~2% of a
+// worker on agentic logs); same answer.
+bool HasTruncationMarker(std::string_view s) {
+  static constexpr std::string_view kMarker = "litellm_truncated";
+  return s.size() >= kMarker.size() &&
+         memmem(s.data(), s.size(), kMarker.data(), kMarker.size()) != nullptr;
+}
+
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t'))
     s.remove_suffix(1);
@@ -502,7 +511,7 @@ bool RowLocator::FindBody(LocatedRow* out, const char** reason, std::string_view
   if (!csv_ && s.body_is_record && s.spec->shape == BodyShape::kRequest &&
       !root_.at_key("messages").error()) {
     out->body = root_;
-    out->truncated = raw.find("litellm_truncated") != std::string_view::npos;
+    out->truncated = HasTruncationMarker(raw);
     return true;
   }
   Value v;
@@ -543,8 +552,7 @@ bool RowLocator::FindBody(LocatedRow* out, const char** reason, std::string_view
     if (*reason == std::string_view("invalid JSON")) *reason = invalid;
     return false;
   }
-  out->truncated = !v.is_elem ? v.text.find("litellm_truncated") != std::string_view::npos
-                              : raw.find("litellm_truncated") != std::string_view::npos;
+  out->truncated = HasTruncationMarker(!v.is_elem ? v.text : raw);
   simdjson::dom::object holder;
   element inner, headers;
   if (s.spec->shape == BodyShape::kRequest && !body.get_object().get(holder) &&

@@ -51,6 +51,7 @@ struct GatewayOptions {
   bool defer_post_pass = false;
   // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
   std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
+  bool reuse_prompts = true;  // false = --no-prompt-reuse (GatewayConfig::reuse_prompts)
 };
 
 struct ReadContext {

@@ -10,7 +10,8 @@ the current tool loop, dropped at the next user message), Llama 3.1 (parallel to
 with raise_exception; its tokenizer_config.json holds transformers' 31-digit model_max_length),
 gpt-oss (a "Current date" line from strftime_now at each request's own time, and the log crosses
 midnight UTC). Qwen3 runs as --chat-template FILE --tokenizer tokenizer.json, the others as
---model-dir DIR.
+--model-dir DIR. Each report is also byte-identical with --no-prompt-reuse (the ids of a
+continued request's prefix reused, or everything tokenized and hashed from scratch).
 
 Skips with a message when ../shared/data/chat-templates, Debian's python3-jinja2 or the npm oracle
 packages are absent.
@@ -223,6 +224,15 @@ def main():
         if package == "llama3_1":  # the corpus exercises the refusal and the day change
             assert refused, "no parallel tool call was refused"
         assert hits > 0 and total > hits, (package, hits, total)
+        # Reusing the ids of the request a request continues (the default) changes nothing:
+        # the report without it is byte for byte the same.
+        plain = os.path.join(tmp, "n-" + package)
+        r = env.run(["profile", log, "-q", "-o", plain, "--warmup", "0", "--block-size", str(BLOCK),
+                     "--salt-file", os.path.join(tmp, "salt"), "--max-skip-share", "1",
+                     "--no-prompt-reuse"] + files)
+        assert r.returncode == 0, (package, r.stderr)
+        with open(out + ".json", "rb") as f, open(plain + ".json", "rb") as g:
+            assert f.read() == g.read(), (package, "report differs with --no-prompt-reuse")
         if package == "qwen3":  # tokenize --chat-template counts what profile cut (no date here)
             bodies = "".join(json.dumps(b) + "\n" for _, b in rows).encode()
             r = env.run(["tokenize", "--chat-template", os.path.join(folder, "chat_template.jinja"),

@@ -702,7 +702,7 @@ void PyIterate(const Value& v, Arena* arena, std::vector<Value>* out) {
 namespace {
 
 struct MethodName {
-  const char* name;
+  std::string_view name;  // not a const char*: comparing that took a strlen per entry per lookup
   Method method;
 };
 

@@ -1,0 +1,158 @@
+// BlockCutter::CutReusing against Cut on a fresh cutter (whole-text encoding, every block hashed):
+// conversations growing turn by turn, a turn re-rendered differently in the middle of the history
+// (what Qwen3 does with reasoning at the next user message), a shorter continuation, keys that name
+// an unrelated text, a tokenizer without the newline-cut guarantee; with a byte tokenizer (always)
+// and cl100k_base (when installed). Also that reuse happens: the tokenizer sees about the new text
+// only.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "hash/block_chain.h"
+#include "hash/block_cutter.h"
+#include "tokenize/tokenizer.h"
+
+namespace ltl {
+namespace {
+
+const SipKey kKey{0x1111222233334444ull, 0x5555666677778888ull};
+
+// Wraps a tokenizer and counts the bytes it is asked to encode.
+class CountingTokenizer final : public Tokenizer {
+ public:
+  CountingTokenizer(const Tokenizer* t, bool exact) : t_(t), exact_(exact) {}
+  const std::string& name() const override { return t_->name(); }
+  void Encode(std::string_view text, std::vector<uint32_t>* out) const override {
+    bytes += text.size();
+    t_->Encode(text, out);
+  }
+  bool NewlineCutIsExact() const override { return exact_ && t_->NewlineCutIsExact(); }
+  mutable size_t bytes = 0;
+
+ private:
+  const Tokenizer* t_;
+  bool exact_;
+};
+
+// One id per byte: every cut is exact.
+class ByteTokenizer final : public Tokenizer {
+ public:
+  const std::string& name() const override { return name_; }
+  void Encode(std::string_view text, std::vector<uint32_t>* out) const override {
+    for (unsigned char c : text) out->push_back(c);
+  }
+  bool NewlineCutIsExact() const override { return true; }
+
+ private:
+  std::string name_ = "bytes";
+};
+
+std::string Words(std::mt19937& rng, int n) {
+  static const char* kWords[] = {"read",   "file",      "the",        "cache",
+                                 "block",  "/src/a.cc", "{\"a\": 1}", "\xE4\xB8\xAD\xE6\x96\x87",
+                                 "error:", "42",        "  indented", "x"};
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    s += kWords[rng() % (sizeof kWords / sizeof *kWords)];
+    s += (rng() % 7 == 0) ? "\n" : " ";
+  }
+  return s;
+}
+
+struct Result {
+  int64_t tokens;
+  std::vector<uint64_t> ids;
+};
+
+Result Plain(const Tokenizer* t, std::string_view text, uint32_t block_size) {
+  auto cutter = MakeTokenCutter(t, block_size);
+  BlockChain chain(kKey);
+  Result r;
+  r.tokens = cutter->Cut(text, &chain, &r.ids);
+  return r;
+}
+
+Result Reusing(BlockCutter* cutter, std::string_view text, uint64_t key,
+               std::vector<uint64_t> earlier) {
+  BlockChain chain(kKey);
+  Result r;
+  r.ids.push_back(7);  // ids are appended after what the vector holds
+  r.tokens = cutter->CutReusing(text, key, earlier, &chain, &r.ids);
+  r.ids.erase(r.ids.begin());
+  return r;
+}
+
+void ExpectReuseExact(const Tokenizer* base) {
+  for (uint32_t block_size : {1u, 16u, 7u}) {
+    CountingTokenizer counting(base, true);
+    auto cutter = MakeTokenCutter(&counting, block_size);
+    std::mt19937 rng(11 + block_size);
+    // Three conversations interleaved; key = turn number within conversation c.
+    std::vector<std::string> turns[3];
+    size_t fed = 0, sum = 0;
+    for (int step = 0; step < 60; ++step) {
+      const int c = static_cast<int>(rng() % 3);
+      std::string turn = "<|im_start|>user\n" + Words(rng, 5 + rng() % 80) + "<|im_end|>\n" +
+                         "<|im_start|>assistant\n<think>\n" + Words(rng, 20) + "\n</think>\n\n" +
+                         Words(rng, 10) + "<|im_end|>\n";
+      turns[c].push_back(turn);
+      std::string text = "<|im_start|>system\n" + std::string(300, 's') + "\n";
+      for (size_t k = 0; k < turns[c].size(); ++k) {
+        std::string t = turns[c][k];
+        // Reasoning of earlier turns dropped once a new turn starts (a middle re-render).
+        if (k + 1 < turns[c].size() && step % 3 == 0) t = t.substr(0, t.find("<think>"));
+        text += t;
+      }
+      if (step % 11 == 10) text = text.substr(0, text.size() / 2);  // shorter than before
+      const uint64_t key = (static_cast<uint64_t>(c) << 32) | turns[c].size();
+      std::vector<uint64_t> earlier;
+      if (turns[c].size() > 1) earlier.push_back(key - 1);
+      if (step % 7 == 0) earlier.insert(earlier.begin(), ((c + 1) % 3ull) << 32 | 1);  // unrelated
+      const size_t before = counting.bytes;
+      Result got = Reusing(cutter.get(), text, key, earlier);
+      fed += counting.bytes - before;
+      Result want = Plain(base, text, block_size);
+      ASSERT_EQ(got.tokens, want.tokens) << "step " << step << " block " << block_size;
+      ASSERT_EQ(got.ids, want.ids) << "step " << step << " block " << block_size;
+      sum += text.size();
+    }
+    EXPECT_LT(fed, sum * 3 / 4);  // reuse happened (a third of the steps re-render the history)
+  }
+}
+
+TEST(PromptReuse, EqualsCutWithAByteTokenizer) {
+  ByteTokenizer bytes;
+  ExpectReuseExact(&bytes);
+}
+
+TEST(PromptReuse, EqualsCutWithCl100k) {
+  auto t = LoadTokenizer("cl100k_base", LTL_DEFAULT_DATA_DIR);
+  if (!t.ok()) GTEST_SKIP() << "cl100k_base not installed: run scripts/fetch-vocab.sh build/data";
+  ExpectReuseExact(t->get());
+}
+
+TEST(PromptReuse, OnlyTheNewTextIsTokenizedAndWithoutTheGuaranteeEverything) {
+  ByteTokenizer bytes;
+  CountingTokenizer exact(&bytes, true), inexact(&bytes, false);
+  auto a = MakeTokenCutter(&exact, 16), b = MakeTokenCutter(&inexact, 16);
+  std::string text;
+  std::mt19937 rng(3);
+  size_t sum = 0;
+  for (int turn = 0; turn < 20; ++turn) {
+    text += "<|im_start|>user\n" + Words(rng, 200) + "\nok<|im_end|>\n";
+    sum += text.size();
+    std::vector<uint64_t> earlier;
+    if (turn > 0) earlier.push_back(static_cast<uint64_t>(turn - 1));
+    Result x = Reusing(a.get(), text, static_cast<uint64_t>(turn), earlier);
+    Result y = Reusing(b.get(), text, static_cast<uint64_t>(turn), earlier);
+    Result want = Plain(&bytes, text, 16);
+    ASSERT_EQ(x.ids, want.ids);
+    ASSERT_EQ(y.ids, want.ids);
+  }
+  EXPECT_EQ(inexact.bytes, sum);  // no guarantee: every text encoded whole
+  // With it, each turn re-encodes at most its new text plus the segment it cut into.
+  EXPECT_LT(exact.bytes, text.size() + 20 * 2048);
+}
+
+}  // namespace
+}  // namespace ltl
