@@ -2,13 +2,15 @@
 // (the labelled texts are the body's own strings, written here from the body); the volatile mask
 // on dates, times, epochs, UUIDs and hex ids against hand-written results; prompt facts (token
 // starts from hand-counted code points, equal digests for equal texts); the shard of facts; and
-// FindDivergences on hand-built traces whose breaks are known by construction.
+// FindDivergences on hand-built traces whose breaks are known by construction; every cause rule
+// on hand-built facts.
 #include "analyze/cache_busters.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
+#include "analyze/cache_buster_causes.h"
 #include "ingest/prompt_facts.h"
 #include "render/model_chat_template.h"
 #include "render/render_prompt.h"
@@ -252,6 +254,110 @@ TEST(CacheBustersDivergence, BreakInsideASegmentGivesTheOffset) {
   EXPECT_EQ(d[1].shared, 3u);
   EXPECT_EQ(d[1].segment, 1);
   EXPECT_EQ(d[1].token_offset, 8u);
+}
+
+}  // namespace
+}  // namespace ltl
+
+namespace ltl {
+namespace {
+
+SegmentFact Seg(SegmentKind kind, uint32_t digest, uint32_t start,
+                SegmentRole role = SegmentRole::kNone, uint32_t masked = 0) {
+  SegmentFact s;
+  s.kind = static_cast<uint8_t>(kind);
+  s.role = static_cast<uint8_t>(role);
+  s.digest = digest;
+  s.masked_digest = masked ? masked : digest;
+  s.token_start = start;
+  return s;
+}
+
+// Two turns of one conversation (or two conversations) breaking at block 2; the cause of the
+// second request's break.
+BreakCause CauseOf(const PromptFacts& ref, const PromptFacts& cur, bool same_conversation = true,
+                   const char* cur_model = "m") {
+  using testing::Req;
+  std::vector<Req> reqs = {{1, {1, 2, 3, 4, 5, 6}, 24, "a"},
+                           {2, {1, 2, 9, 10, 11, 12, 13}, 28, same_conversation ? "a" : "b"}};
+  auto records = testing::Records(reqs, 4);
+  records[0].facts = ref;
+  records[1].facts = cur;
+  records[0].model = "m";
+  records[1].model = cur_model;
+  const Trace t = BuildTrace(records);
+  const auto d = FindDivergences(t, records);
+  EXPECT_TRUE(d[1].is_break);
+  return ClassifyBreak(t, records, 1, d[1]);
+}
+
+PromptFacts WithTools(std::vector<ToolFact> tools) {
+  PromptFacts f;
+  f.segments = {Seg(SegmentKind::kFraming, 1, 0)};
+  for (size_t k = 0; k < tools.size(); ++k)
+    f.segments.push_back(
+        Seg(SegmentKind::kTools, tools[k].definition_digest, static_cast<uint32_t>(2 + 2 * k)));
+  f.segments.push_back(Seg(SegmentKind::kSystem, 50, 20));
+  f.tools = std::move(tools);
+  return f;
+}
+
+TEST(CacheBusterCauses, ToolRules) {
+  const PromptFacts base = WithTools({{1, 11}, {2, 12}, {3, 13}});
+  EXPECT_EQ(CauseOf(base, WithTools({{1, 11}, {2, 12}, {3, 13}, {4, 14}})).cause,
+            BusterCause::kToolsAdded);
+  EXPECT_EQ(CauseOf(base, WithTools({{1, 11}, {3, 13}})).cause, BusterCause::kToolsRemoved);
+  EXPECT_EQ(CauseOf(base, WithTools({{2, 12}, {1, 11}, {3, 13}})).cause,
+            BusterCause::kToolsReordered);
+  EXPECT_EQ(CauseOf(base, WithTools({{1, 11}, {2, 99}, {3, 13}})).cause, BusterCause::kToolEdited);
+  // Across conversations only a reorder is a buster: two apps' tool sets differ naturally.
+  EXPECT_EQ(CauseOf(base, WithTools({{1, 11}, {2, 99}, {3, 13}}), false).cause,
+            BusterCause::kNewContentOnly);
+  EXPECT_EQ(CauseOf(base, WithTools({{2, 12}, {1, 11}, {3, 13}}), false).cause,
+            BusterCause::kToolsReordered);
+  // A model switch wins over everything else.
+  EXPECT_EQ(CauseOf(base, WithTools({{1, 11}}), true, "other").cause, BusterCause::kModelSwitched);
+}
+
+PromptFacts Chat(std::vector<SegmentFact> segs) {
+  PromptFacts f;
+  f.segments = std::move(segs);
+  return f;
+}
+
+TEST(CacheBusterCauses, SystemReasoningFramingHistoryAndVolatile) {
+  using K = SegmentKind;
+  const auto user = SegmentRole::kUser;
+  const PromptFacts ref =
+      Chat({Seg(K::kFraming, 1, 0), Seg(K::kSystem, 2, 2, {}, 20), Seg(K::kFraming, 3, 6),
+            Seg(K::kMessage, 4, 8, user), Seg(K::kFraming, 5, 12), Seg(K::kReasoning, 6, 14),
+            Seg(K::kFraming, 7, 18)});
+  auto edit = [&](size_t i, uint32_t digest, uint32_t masked = 0) {
+    PromptFacts f = ref;
+    f.segments[i].digest = digest;
+    f.segments[i].masked_digest = masked ? masked : digest;
+    return f;
+  };
+  EXPECT_EQ(CauseOf(ref, edit(1, 90)).cause, BusterCause::kSystemEdited);
+  EXPECT_EQ(CauseOf(ref, edit(1, 90)).where, 1);
+  EXPECT_EQ(CauseOf(ref, edit(1, 90, 20)).cause, BusterCause::kVolatileText);
+  EXPECT_EQ(CauseOf(ref, edit(3, 91)).cause, BusterCause::kHistoryRewritten);
+  EXPECT_EQ(CauseOf(ref, edit(0, 92)).cause, BusterCause::kTemplateFraming);
+  // Across conversations a different system prompt or message is new content.
+  EXPECT_EQ(CauseOf(ref, edit(1, 90), false).cause, BusterCause::kNewContentOnly);
+  EXPECT_EQ(CauseOf(ref, edit(1, 90, 20), false).cause, BusterCause::kVolatileText);
+  // The reasoning gone (its framing changed with it): stripped, placed at the reference's
+  // reasoning; the reverse: kept.
+  PromptFacts stripped = ref;
+  stripped.segments.erase(stripped.segments.begin() + 5);
+  stripped.segments[4].digest = 95;
+  const BreakCause s = CauseOf(ref, stripped);
+  EXPECT_EQ(s.cause, BusterCause::kReasoningStripped);
+  EXPECT_EQ(s.where, 5);
+  EXPECT_TRUE(s.in_reference);
+  EXPECT_EQ(CauseOf(stripped, ref).cause, BusterCause::kReasoningKept);
+  // A turn would have extended its previous turn: all its blocks but the last (6 - 1).
+  EXPECT_EQ(CauseOf(ref, edit(1, 90)).would_share, 5u);
 }
 
 }  // namespace
