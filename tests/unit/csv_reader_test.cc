@@ -2,6 +2,7 @@
 // BOM, blank lines, malformed records (skipped with their line, reading resumes), size limits, and
 // records spanning many buffer refills.
 #include "read/csv_reader.h"
+#include "string_stream.h"
 
 #include <gtest/gtest.h>
 
@@ -11,23 +12,7 @@ namespace ltl {
 namespace {
 
 // Serves a string in pieces of at most `step` bytes, to exercise buffer refills.
-class StringStream : public InputStream {
- public:
-  explicit StringStream(std::string s, size_t step = 1 << 20) : s_(std::move(s)), step_(step) {}
-  Result<size_t> Read(char* buf, size_t cap) override {
-    size_t n = std::min({cap, step_, s_.size() - pos_});
-    std::memcpy(buf, s_.data() + pos_, n);
-    pos_ += n;
-    return n;
-  }
-  uint64_t raw_bytes_read() const override { return pos_; }
-  uint64_t raw_size() const override { return s_.size(); }
-  const char* encoding() const override { return "plain"; }
-
- private:
-  std::string s_;
-  size_t step_, pos_ = 0;
-};
+using testing::StringStream;
 
 struct Row {
   std::vector<std::string> fields;

@@ -9,27 +9,12 @@
 #include <vector>
 
 #include "read/json_records.h"
+#include "string_stream.h"
 
 namespace ltl {
 namespace {
 
-class PieceStream : public InputStream {
- public:
-  PieceStream(std::string s, size_t step) : s_(std::move(s)), step_(step) {}
-  Result<size_t> Read(char* buf, size_t cap) override {
-    size_t n = std::min({cap, step_, s_.size() - pos_});
-    std::memcpy(buf, s_.data() + pos_, n);
-    pos_ += n;
-    return n;
-  }
-  uint64_t raw_bytes_read() const override { return pos_; }
-  uint64_t raw_size() const override { return s_.size(); }
-  const char* encoding() const override { return "plain"; }
-
- private:
-  std::string s_;
-  size_t step_, pos_ = 0;
-};
+using testing::StringStream;
 
 uint64_t LineAt(const std::string& text, size_t offset) {
   uint64_t line = 1;
@@ -67,7 +52,7 @@ Input Build(const std::vector<std::string>& separators) {
 
 void Check(const Input& in, JsonFraming framing) {
   for (size_t step : {1, 2, 3, 7, 13, 64, 1 << 20}) {
-    PieceStream stream(in.text, step);
+    StringStream stream(in.text, step);
     JsonRecordReader reader(&stream, framing, "", 1 << 20, 64);
     std::vector<std::string> got;
     std::vector<uint64_t> lines;
