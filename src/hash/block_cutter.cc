@@ -1,6 +1,6 @@
-// The approximate and token-id block cutters (see block_cutter.h). The approximate cutter's hot
-// loop takes 64-byte strides when they are all ASCII (one OR of eight words) and walks bytes only
-// around multi-byte characters.
+// The approximate and token-id block cutters (see block_cutter.h), and the store of what each keeps
+// of earlier requests for CutReusing. The approximate cutter's hot loop takes 64-byte strides when
+// they are all ASCII (one OR of eight words) and walks bytes only around multi-byte characters.
 #include "hash/block_cutter.h"
 
 #include <absl/container/flat_hash_map.h>
@@ -32,17 +32,160 @@ inline bool IsLead(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
 }
 
+// Length of the common prefix of a and b (memcmp in strides, then bytes).
+size_t CommonPrefix(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  constexpr size_t kStride = 256;
+  size_t i = 0;
+  while (i + kStride <= n && std::memcmp(a.data() + i, b.data() + i, kStride) == 0) i += kStride;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+// What a cutter keeps of the last request of each conversation it cut, by key, within a byte
+// budget (per cutter: one cutter per worker thread). Memo has `stamp`, Clear() and bytes(). Take
+// hands over the memo of the first key found (the conversation moved on: it is cut back and
+// extended in place, so only new text is written); Remember keeps it under the new key with a new
+// stamp and forgets the memos written longest ago when over budget (conversations that ended: an
+// active one writes its memo again every turn).
+template <class Memo>
+class MemoStore {
+ public:
+  std::unique_ptr<Memo> Take(std::span<const uint64_t> keys) {
+    for (uint64_t k : keys) {
+      auto it = memos_.find(k);
+      if (it == memos_.end()) continue;
+      std::unique_ptr<Memo> m = std::move(it->second);
+      bytes_ -= m->bytes();
+      memos_.erase(it);
+      return m;
+    }
+    return nullptr;
+  }
+  // An empty memo, reusing a forgotten one's buffers (no fresh pages to fault in).
+  std::unique_ptr<Memo> Fresh() {
+    if (spare_.empty()) return std::make_unique<Memo>();
+    std::unique_ptr<Memo> m = std::move(spare_.back());
+    spare_.pop_back();
+    m->Clear();
+    return m;
+  }
+  // Returns the stamp `m` is remembered under (unique within this store).
+  uint64_t Remember(uint64_t key, std::unique_ptr<Memo> m) {
+    if (auto old = memos_.find(key); old != memos_.end()) {
+      bytes_ -= old->second->bytes();
+      Spare(std::move(old->second));
+      memos_.erase(old);
+    }
+    m->stamp = ++stamp_;
+    bytes_ += m->bytes();
+    order_.emplace_back(key, m->stamp);
+    memos_.emplace(key, std::move(m));
+    while (bytes_ > kBudgetBytes && !order_.empty()) {
+      auto [k, stamp] = order_.front();
+      order_.pop_front();
+      auto it = memos_.find(k);
+      if (it == memos_.end() || it->second->stamp != stamp) continue;
+      bytes_ -= it->second->bytes();
+      Spare(std::move(it->second));
+      memos_.erase(it);
+    }
+    if (memos_.empty()) order_.clear();
+    return stamp_;
+  }
+
+ private:
+  // Memos kept per cutter, counted by their buffers' capacity.
+  static constexpr size_t kBudgetBytes = size_t{48} << 20;
+  static constexpr size_t kSpareMemos = 8;
+  void Spare(std::unique_ptr<Memo> m) {
+    if (spare_.size() < kSpareMemos) spare_.push_back(std::move(m));
+  }
+  absl::flat_hash_map<uint64_t, std::unique_ptr<Memo>> memos_;
+  std::deque<std::pair<uint64_t, uint64_t>> order_;  // (key, stamp) in writing order
+  std::vector<std::unique_ptr<Memo>> spare_;
+  uint64_t stamp_ = 0;
+  size_t bytes_ = 0;
+};
+
 class ApproxCutter : public BlockCutter {
  public:
   explicit ApproxCutter(uint32_t bs) : BlockCutter(bs) {}
   bool approximate() const override { return true; }
 
   int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) override {
+    reuse_ = {};
     chain->Reset();
-    const size_t cps_per_block = static_cast<size_t>(block_size_) * kCodePointsPerToken;
+    return Tokens(CutFrom(text, 0, chain, ids, nullptr));
+  }
+
+  // Reuses the full blocks of the remembered text that end strictly inside the common prefix: the
+  // byte after a block (where the next code point starts, which decides its end) is common too,
+  // so both texts cut it at the same place.
+  int64_t CutReusing(std::string_view text, uint64_t key, std::span<const uint64_t> earlier,
+                     BlockChain* chain, std::vector<uint64_t>* ids) override {
+    reuse_ = {};
+    std::unique_ptr<Memo> m = store_.Take(earlier);
+    size_t reused = 0;
+    if (m) {
+      const size_t common = CommonPrefix(text, m->text);
+      reuse_.earlier = m->stamp;
+      reuse_.common_bytes = common;
+      reused = static_cast<size_t>(std::lower_bound(m->ends.begin(), m->ends.end(), common) -
+                                   m->ends.begin());
+      m->ends.resize(reused);
+      m->block_ids.resize(reused);
+      m->text.resize(reused ? m->ends.back() : 0);
+    } else {
+      m = store_.Fresh();
+    }
+    ids->insert(ids->end(), m->block_ids.begin(), m->block_ids.end());
+    chain->ResumeAfter(reused ? m->block_ids.back() : 0);
+    const size_t from = m->text.size();
+    const uint64_t cps = reused * CodePointsPerBlock() + CutFrom(text, from, chain, ids, m.get());
+    m->text.append(text.substr(from));
+    reuse_.stamp = store_.Remember(key, std::move(m));
+    return Tokens(cps);
+  }
+
+  TextReuse last_reuse() const override { return reuse_; }
+
+  int64_t Count(std::string_view text) override {
+    return static_cast<int64_t>((CountCodePoints(text) + kCodePointsPerToken - 1) /
+                                kCodePointsPerToken);
+  }
+
+ private:
+  struct Memo {
+    std::string text;
+    std::vector<uint64_t> block_ids;  // of the full blocks
+    std::vector<size_t> ends;         // byte offset after each full block
+    uint64_t stamp = 0;
+    void Clear() {
+      text.clear();
+      block_ids.clear();
+      ends.clear();
+    }
+    size_t bytes() const {
+      return text.capacity() + block_ids.capacity() * 8 + ends.capacity() * sizeof(size_t);
+    }
+  };
+
+  size_t CodePointsPerBlock() const {
+    return static_cast<size_t>(block_size_) * kCodePointsPerToken;
+  }
+  static int64_t Tokens(uint64_t cps) {
+    return static_cast<int64_t>((cps + kCodePointsPerToken - 1) / kCodePointsPerToken);
+  }
+
+  // Cuts text[from..] into blocks (the chain positioned after the block before `from`), appends
+  // their ids and returns their code points; records the full blocks in *memo when given.
+  uint64_t CutFrom(std::string_view text, size_t from, BlockChain* chain,
+                   std::vector<uint64_t>* ids, Memo* memo) {
+    const size_t cps_per_block = CodePointsPerBlock();
     const char* p = text.data();
     const size_t n = text.size();
-    size_t pos = 0;
+    size_t pos = from;
     uint64_t total_cp = 0;
     while (pos < n) {
       size_t end;
@@ -64,36 +207,30 @@ class ApproxCutter : public BlockCutter {
       }
       total_cp += cps;
       std::string_view chunk(p + pos, end - pos);
-      if (cps == cps_per_block)
+      if (cps == cps_per_block) {
         ids->push_back(chain->Full(chunk));
-      else
+        if (memo) {
+          memo->block_ids.push_back(ids->back());
+          memo->ends.push_back(end);
+        }
+      } else {
         ids->push_back(chain->Partial(chunk, static_cast<uint32_t>(cps)));
+      }
       pos = end;
     }
-    return static_cast<int64_t>((total_cp + kCodePointsPerToken - 1) / kCodePointsPerToken);
+    return total_cp;
   }
 
-  int64_t Count(std::string_view text) override {
-    return static_cast<int64_t>((CountCodePoints(text) + kCodePointsPerToken - 1) /
-                                kCodePointsPerToken);
-  }
+  MemoStore<Memo> store_;
+  TextReuse reuse_;
 };
-
-// Length of the common prefix of a and b (memcmp in strides, then bytes).
-size_t CommonPrefix(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  constexpr size_t kStride = 256;
-  size_t i = 0;
-  while (i + kStride <= n && std::memcmp(a.data() + i, b.data() + i, kStride) == 0) i += kStride;
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
 
 class TokenCutter : public BlockCutter {
  public:
   TokenCutter(const Tokenizer* t, uint32_t bs) : BlockCutter(bs), tokenizer_(t) {}
 
   int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) override {
+    reuse_ = {};
     chain->Reset();
     tokens_.clear();
     tokenizer_->Encode(text, &tokens_);
@@ -107,21 +244,16 @@ class TokenCutter : public BlockCutter {
     // The memo of the request this one continues becomes this one's (the conversation moved
     // on): it is cut back to the reusable prefix and extended in place, so only new text, ids
     // and blocks are written.
-    std::unique_ptr<Memo> m;
-    for (uint64_t k : earlier) {
-      auto it = memos_.find(k);
-      if (it == memos_.end()) continue;
-      m = std::move(it->second);
-      memo_bytes_ -= m->bytes();
-      memos_.erase(it);
-      break;
-    }
+    std::unique_ptr<Memo> m = store_.Take(earlier);
     size_t begin = 0;          // bytes of `text` whose ids come from the memo
     size_t reused_blocks = 0;  // full blocks inside them
+    reuse_ = {};
     if (m) {
       // The last cut of the earlier text strictly inside the common prefix: the byte after it
       // (which the cut rule looks at) is common too, so it is an exact cut of both texts.
       const size_t common = CommonPrefix(text, m->text);
+      reuse_.earlier = m->stamp;
+      reuse_.common_bytes = common;
       auto it = std::lower_bound(m->cuts.begin(), m->cuts.end(), common,
                                  [](const MemoCut& c, size_t at) { return c.offset < at; });
       size_t kept_tokens = 0;
@@ -134,12 +266,8 @@ class TokenCutter : public BlockCutter {
       m->tokens.resize(kept_tokens);
       reused_blocks = kept_tokens / block_size_;
       m->block_ids.resize(reused_blocks);
-    } else if (!spare_.empty()) {
-      m = std::move(spare_.back());
-      spare_.pop_back();
-      m->Clear();
     } else {
-      m = std::make_unique<Memo>();
+      m = store_.Fresh();
     }
     ids->insert(ids->end(), m->block_ids.begin(), m->block_ids.end());
     // The rest segment by segment at exact newline cuts (the caching tokenizer's own spacing, so
@@ -158,9 +286,11 @@ class TokenCutter : public BlockCutter {
     m->block_ids.insert(m->block_ids.end(), ids->begin() + static_cast<ptrdiff_t>(first_new),
                         ids->end());
     const auto count = static_cast<int64_t>(m->tokens.size());
-    Remember(key, std::move(m));
+    reuse_.stamp = store_.Remember(key, std::move(m));
     return count;
   }
+
+  TextReuse last_reuse() const override { return reuse_; }
 
   int64_t Count(std::string_view text) override {
     tokens_.clear();
@@ -172,10 +302,6 @@ class TokenCutter : public BlockCutter {
   // The caching tokenizer's default segment spacing (tokenize/caching_tokenizer.h): cutting the
   // same places keeps its cache keys.
   static constexpr size_t kMemoCutBytes = 256;
-  // Memos kept per cutter (one cutter per worker thread), counted by their buffers' capacity.
-  static constexpr size_t kMemoBudgetBytes = size_t{48} << 20;
-  static constexpr size_t kSpareMemos = 8;
-
   struct MemoCut {
     size_t offset;    // byte offset of the cut in the text
     uint32_t tokens;  // ids before it
@@ -220,42 +346,11 @@ class TokenCutter : public BlockCutter {
     }
   }
 
-  void Remember(uint64_t key, std::unique_ptr<Memo> m) {
-    if (auto old = memos_.find(key); old != memos_.end()) {
-      memo_bytes_ -= old->second->bytes();
-      Spare(std::move(old->second));
-      memos_.erase(old);
-    }
-    m->stamp = ++stamp_;
-    memo_bytes_ += m->bytes();
-    order_.emplace_back(key, m->stamp);
-    memos_.emplace(key, std::move(m));
-    // Over budget: forget the memos written longest ago (conversations that ended; an active one
-    // writes its memo again every turn).
-    while (memo_bytes_ > kMemoBudgetBytes && !order_.empty()) {
-      auto [k, stamp] = order_.front();
-      order_.pop_front();
-      auto it = memos_.find(k);
-      if (it == memos_.end() || it->second->stamp != stamp) continue;
-      memo_bytes_ -= it->second->bytes();
-      Spare(std::move(it->second));
-      memos_.erase(it);
-    }
-    if (memos_.empty()) order_.clear();
-  }
-  // A forgotten memo's buffers serve the next new conversation (no fresh pages to fault in).
-  void Spare(std::unique_ptr<Memo> m) {
-    if (spare_.size() < kSpareMemos) spare_.push_back(std::move(m));
-  }
-
   const Tokenizer* tokenizer_;
   std::vector<uint32_t> tokens_;
-  std::vector<std::unique_ptr<Memo>> spare_;
   std::string bytes_;
-  absl::flat_hash_map<uint64_t, std::unique_ptr<Memo>> memos_;
-  std::deque<std::pair<uint64_t, uint64_t>> order_;  // (key, stamp) in writing order
-  uint64_t stamp_ = 0;
-  size_t memo_bytes_ = 0;
+  MemoStore<Memo> store_;
+  TextReuse reuse_;
 };
 
 }  // namespace

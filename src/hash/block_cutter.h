@@ -8,9 +8,10 @@
 // history): the token cutter keeps the text, ids and block ids of the last request of each
 // conversation it cut, and for a continuation takes the ids of the longest common text prefix up
 // to its last exact newline cut (Tokenizer::NewlineCutIsExact), and the block ids of the full
-// blocks inside it, instead of looking up every segment again and re-hashing every block. The
-// common prefix is compared byte for byte, so keys only choose which earlier text to compare
-// with; the result is Cut's, always.
+// blocks inside it, instead of looking up every segment again and re-hashing every block; the
+// approximate cutter keeps the text and its full blocks' ids and ends, and takes the blocks that
+// end inside the common prefix. The common prefix is compared byte for byte, so keys only choose
+// which earlier text to compare with; the result is Cut's, always.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,17 @@ namespace ltl {
 constexpr uint32_t kGatewayDefaultBlockSize = 16;
 constexpr uint32_t kCodePointsPerToken = 4;
 
+// What the last CutReusing did with its text: which remembered text it compared it with (the stamp
+// that text was remembered under; 0 = none) and how many leading bytes of the two are equal, and
+// the stamp the new text is remembered under (0 = not remembered). Stamps are unique within one
+// cutter, so a caller that keeps its own facts of each remembered text (ingest/prompt_facts.h) can
+// reuse those of the equal leading bytes.
+struct TextReuse {
+  uint64_t earlier = 0;
+  size_t common_bytes = 0;
+  uint64_t stamp = 0;
+};
+
 class BlockCutter {
  public:
   virtual ~BlockCutter() = default;
@@ -41,6 +53,8 @@ class BlockCutter {
     (void)earlier;
     return Cut(text, chain, ids);
   }
+  // The last CutReusing's TextReuse (none after Cut, or for a cutter that remembers nothing).
+  virtual TextReuse last_reuse() const { return {}; }
   // Token count only (for response text, when no usage was logged).
   virtual int64_t Count(std::string_view text) = 0;
   // True for the code-point cutter: token k is code points [4k, 4k + 4), so a byte offset's token

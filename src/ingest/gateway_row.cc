@@ -257,7 +257,13 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
       config_.reuse_prompts && links_.known
           ? cutter->CutReusing(prompt_.text, links_.own, links_.parents, &chain_, &out->block_ids)
           : cutter->Cut(prompt_.text, &chain_, &out->block_ids);
-  facts_.Build(prompt_, obj, out->input_tokens, cutter->approximate(), &out->facts);
+  // The facts builder reuses the digests of the text the cutter compared with; stamps are per
+  // cutter, so each is tagged with its cutter (0 the default, k + 1 model entry k's own).
+  TextReuse reuse = cutter->last_reuse();
+  const uint64_t tag = cutter == cutter_.get() ? 0 : static_cast<uint64_t>(entry + 1) << 56;
+  if (reuse.earlier) reuse.earlier |= tag;
+  if (reuse.stamp) reuse.stamp |= tag;
+  facts_.Build(prompt_, obj, out->input_tokens, cutter->approximate(), reuse, &out->facts);
   if (config_.on_prompt) config_.on_prompt(out->line, prompt_.text);
   out->time_s = row_.time_s;
   out->has_time = row_.has_time;

@@ -28,6 +28,13 @@ bool Volatile(std::string_view w) {
   return letters == hex_letters && digits + hex_letters >= 8 && digits >= 1;
 }
 
+// A word without a digit is never volatile, so a text without one masks to itself.
+bool HasDigit(std::string_view s) {
+  bool any = false;
+  for (unsigned char c : s) any |= static_cast<unsigned char>(c - '0') < 10;  // vectorizes
+  return any;
+}
+
 bool HasCacheControl(element e) {
   object o;
   if (!e.get_object().get(o)) {
@@ -126,28 +133,20 @@ uint32_t PromptFactsBuilder::Digest(std::string_view s) const {
   return static_cast<uint32_t>(SipHash24(key_, s));
 }
 
-void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_t tokens,
-                               bool approximate, PromptFacts* out) {
-  out->segments.clear();
-  out->tools.clear();
-  out->cache_control = -1;
+// Runs of one segment in text order: the labelled spans, framing in the gaps.
+void PromptFactsBuilder::SplitRuns(const RenderedPrompt& prompt) {
+  runs_.clear();
   const std::string_view text = prompt.text;
   const SegmentMap& map = prompt.segments;
-  // Runs of one segment in text order: the labelled spans, framing in the gaps.
-  struct Run {
-    size_t begin, end;
-    uint32_t segment;
-  };
-  std::vector<Run> runs;
   size_t at = 0;
   auto push = [&](size_t b, size_t e, uint32_t seg) {
     if (e <= b) return;
-    if (!runs.empty() && SameSegment(map.segments[runs.back().segment], map.segments[seg]) &&
-        runs.back().end == b) {
-      runs.back().end = e;
+    if (!runs_.empty() && SameSegment(map.segments[runs_.back().segment], map.segments[seg]) &&
+        runs_.back().end == b) {
+      runs_.back().end = e;
       return;
     }
-    runs.push_back(Run{b, e, seg});
+    runs_.push_back(Run{b, e, seg});
   };
   for (const SegmentSpan& s : map.spans) {
     if (s.offset < at || s.offset + s.length > text.size()) continue;  // never: spans are ordered
@@ -156,10 +155,88 @@ void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_
     at = s.offset + s.length;
   }
   push(at, text.size(), 0);
-  const size_t total_cp = CountCodePoints(text);
-  size_t cp = 0;
-  out->segments.reserve(runs.size());
-  for (const Run& r : runs) {
+}
+
+// Digests and code points of every run: a run at the same offsets as one of the remembered text's,
+// inside the bytes the two texts share, has the same bytes and so the same values.
+void PromptFactsBuilder::FillRuns(std::string_view text, const TextReuse& reuse) {
+  const std::vector<Run>* earlier = nullptr;
+  if (reuse.earlier != 0)
+    if (auto it = memo_.find(reuse.earlier); it != memo_.end()) earlier = &it->second;
+  size_t j = 0;
+  for (Run& r : runs_) {
+    if (earlier && r.end <= reuse.common_bytes) {
+      while (j < earlier->size() && (*earlier)[j].begin < r.begin) ++j;
+      if (j < earlier->size() && (*earlier)[j].begin == r.begin && (*earlier)[j].end == r.end) {
+        r.digest = (*earlier)[j].digest;
+        r.masked_digest = (*earlier)[j].masked_digest;
+        r.code_points = (*earlier)[j].code_points;
+        ++reused_segments_;
+        continue;
+      }
+    }
+    const std::string_view piece = text.substr(r.begin, r.end - r.begin);
+    r.digest = Digest(piece);
+    if (HasDigit(piece)) {
+      MaskVolatile(piece, &masked_);
+      r.masked_digest = Digest(masked_);
+    } else {
+      r.masked_digest = r.digest;
+    }
+    r.code_points = CountCodePoints(piece);
+  }
+}
+
+constexpr size_t kSpareRuns = 8;
+
+// Keeps this text's runs under its stamp; over budget, forgets the oldest (conversations that
+// ended: an active one writes its runs again every turn).
+void PromptFactsBuilder::Remember(uint64_t stamp) {
+  constexpr size_t kBudgetBytes = size_t{8} << 20;
+  std::vector<Run> kept;
+  if (!spare_.empty()) {
+    kept = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  kept.assign(runs_.begin(), runs_.end());
+  memo_bytes_ += kept.capacity() * sizeof(Run);
+  memo_.insert_or_assign(stamp, std::move(kept));
+  order_.push_back(stamp);
+  while (memo_bytes_ > kBudgetBytes && !order_.empty()) {
+    auto it = memo_.find(order_.front());
+    order_.pop_front();
+    if (it == memo_.end()) continue;
+    memo_bytes_ -= it->second.capacity() * sizeof(Run);
+    if (spare_.size() < kSpareRuns) spare_.push_back(std::move(it->second));
+    memo_.erase(it);
+  }
+  // Stamps of runs already taken over by a later text stay in order_ until here.
+  if (order_.size() > 2 * memo_.size() + 64)
+    std::erase_if(order_, [&](uint64_t st) { return !memo_.contains(st); });
+}
+
+void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_t tokens,
+                               bool approximate, const TextReuse& reuse, PromptFacts* out) {
+  out->segments.clear();
+  out->tools.clear();
+  out->cache_control = -1;
+  const std::string_view text = prompt.text;
+  const SegmentMap& map = prompt.segments;
+  SplitRuns(prompt);
+  FillRuns(text, reuse);
+  // The remembered text was cut back and is remembered again as this one: its runs go too.
+  if (reuse.earlier != 0)
+    if (auto it = memo_.find(reuse.earlier); it != memo_.end()) {
+      memo_bytes_ -= it->second.capacity() * sizeof(Run);
+      if (spare_.size() < kSpareRuns) spare_.push_back(std::move(it->second));
+      memo_.erase(it);
+    }
+  if (reuse.stamp != 0) Remember(reuse.stamp);
+  uint64_t total_cp = 0;
+  for (const Run& r : runs_) total_cp += r.code_points;
+  uint64_t cp = 0;
+  out->segments.reserve(runs_.size());
+  for (const Run& r : runs_) {
     const Segment& seg = map.segments[r.segment];
     SegmentFact f;
     uint64_t start = approximate    ? cp / kCodePointsPerToken
@@ -174,12 +251,10 @@ void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_
     f.role = static_cast<uint8_t>(seg.role);
     const int32_t item = seg.kind == SegmentKind::kTools ? seg.index : seg.message;
     f.item = item >= 0 && item < 0xffff ? static_cast<uint16_t>(item) : 0xffff;
-    const std::string_view piece = text.substr(r.begin, r.end - r.begin);
-    f.digest = Digest(piece);
-    MaskVolatile(piece, &masked_);
-    f.masked_digest = Digest(masked_);
+    f.digest = r.digest;
+    f.masked_digest = r.masked_digest;
     out->segments.push_back(f);
-    cp += CountCodePoints(piece);
+    cp += r.code_points;
   }
 
   // Tool definitions in body order ("tools", else legacy "functions").

@@ -6,14 +6,18 @@
 // them to say where and why two prompts diverge.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
 #include <simdjson.h>
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/request_record.h"
 #include "common/siphash.h"
+#include "hash/block_cutter.h"
 #include "render/render_prompt.h"
 
 namespace ltl {
@@ -29,18 +33,49 @@ void MaskVolatile(std::string_view text, std::string* out);
 // minified JSON, keys length-prefixed.
 void AppendCanonical(simdjson::dom::element e, std::string* out);
 
+// One builder per worker thread. Agentic logs resend their history, so most of a request's
+// segments are byte for byte those of the request it continues: given the cutter's TextReuse
+// (hash/block_cutter.h; keys qualified by the caller so that several cutters' stamps never meet),
+// the builder takes the digests and code-point counts of every segment that lies inside the equal
+// leading bytes at the same offsets, and digests only the rest. The facts are the same either way.
 class PromptFactsBuilder {
  public:
   explicit PromptFactsBuilder(SipKey key);
   // Fills *out for `prompt` (rendered from `body`) cut into `tokens` tokens; `approximate` says
   // the cutter counts code points (exact positions) rather than tokenizer ids (estimated).
+  // `reuse`: the text was compared with the text remembered under reuse.earlier (0 = none) and is
+  // remembered under reuse.stamp (0 = not).
   void Build(const RenderedPrompt& prompt, simdjson::dom::object body, int64_t tokens,
-             bool approximate, PromptFacts* out);
+             bool approximate, const TextReuse& reuse, PromptFacts* out);
+  void Build(const RenderedPrompt& prompt, simdjson::dom::object body, int64_t tokens,
+             bool approximate, PromptFacts* out) {
+    Build(prompt, body, tokens, approximate, TextReuse{}, out);
+  }
+  // Segments whose digests came from a remembered text (for tests and benchmarks).
+  uint64_t reused_segments() const { return reused_segments_; }
 
  private:
+  // One run of one segment in text order, with what is costly to recompute.
+  struct Run {
+    size_t begin, end;
+    uint32_t segment;  // index into the prompt's SegmentMap
+    uint32_t digest = 0, masked_digest = 0;
+    uint64_t code_points = 0;
+  };
   uint32_t Digest(std::string_view s) const;
+  void SplitRuns(const RenderedPrompt& prompt);
+  void FillRuns(std::string_view text, const TextReuse& reuse);
+  void Remember(uint64_t stamp);
+
   SipKey key_;
   std::string masked_, scratch_;
+  std::vector<Run> runs_;
+  // The runs of recently remembered texts by stamp, oldest first in order_, within a budget.
+  absl::flat_hash_map<uint64_t, std::vector<Run>> memo_;
+  std::deque<uint64_t> order_;
+  size_t memo_bytes_ = 0;
+  std::vector<std::vector<Run>> spare_;
+  uint64_t reused_segments_ = 0;
 };
 
 }  // namespace ltl

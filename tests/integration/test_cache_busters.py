@@ -113,6 +113,24 @@ class CacheBusters(unittest.TestCase):
         self.assertFalse([x for x in b["causes"] if not x["natural"] and x["lost_tokens"] > 0], b)
         self.assertIsNone(b["what_if"]["top_cause"])
 
+    def test_reuse_of_the_continued_request_changes_nothing(self):
+        # A continued request takes its prefix's blocks and segment digests from the request it
+        # continues (the default); without that (--no-prompt-reuse) every report is the same,
+        # byte for byte, for every scenario (clock, tools, compaction, reasoning, model switch).
+        for name in ["clock", "tools", "compaction", "reasoning", "model", "cache_control"]:
+            rows, _ = gen.scenario(name)
+            path = os.path.join(self.dir, name + "-reuse.csv")
+            gen.write_csv(path, rows)
+            reports = []
+            for flag in [[], ["--no-prompt-reuse"]]:
+                out = os.path.join(self.dir, name + ("-plain" if flag else "-reused"))
+                r = env.run(["profile", path, "-q", "-o", out, "--salt-file", self.salt, *flag])
+                self.assertEqual(r.returncode, 0, r.stderr)
+                with open(out + ".json", "rb") as f:
+                    reports.append(f.read())
+            self.assertIn(b'"cache_busters"', reports[0])
+            self.assertEqual(reports[0], reports[1], name)
+
     def test_clock_with_a_real_chat_template_and_tokenizer(self):
         # Positions come from the template's own segment map; blocks are cl100k token blocks.
         template = env.shared("chat-templates/Qwen-Qwen3-0.6B.jinja")

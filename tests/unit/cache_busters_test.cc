@@ -188,6 +188,76 @@ TEST(CacheBustersFacts, TokenStartsDigestsToolsAndCacheControl) {
   EXPECT_EQ(f.segments.capacity() * 16 + f.tools.capacity() * 8, f.bytes());
 }
 
+void ExpectSameFacts(const PromptFacts& a, const PromptFacts& b) {
+  ASSERT_EQ(a.segments.size(), b.segments.size());
+  for (size_t i = 0; i < a.segments.size(); ++i) {
+    const SegmentFact &x = a.segments[i], &y = b.segments[i];
+    EXPECT_EQ(x.digest, y.digest) << i;
+    EXPECT_EQ(x.masked_digest, y.masked_digest) << i;
+    EXPECT_EQ(x.token_start, y.token_start) << i;
+    EXPECT_EQ(x.item, y.item) << i;
+    EXPECT_EQ(x.kind, y.kind) << i;
+    EXPECT_EQ(x.role, y.role) << i;
+  }
+  EXPECT_EQ(a.cache_control, b.cache_control);
+  ASSERT_EQ(a.tools.size(), b.tools.size());
+}
+
+size_t CommonBytes(std::string_view a, std::string_view b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return n;
+}
+
+// A builder told that a text shares its leading bytes with a remembered one takes those segments'
+// digests from it, and the facts are those of a fresh builder: for a continuation (most segments
+// reused), an edit in the middle of the history, an unknown stamp and a stamp whose runs it took
+// over already.
+TEST(CacheBustersFacts, ReusedDigestsEqualFreshOnes) {
+  const char* first = R"END({"model": "m", "messages": [
+   {"role": "system", "content": "You are terse. Now 2026-12-02T14:05:32Z."},
+   {"role": "user", "content": "Weather in Paris?"}],
+   "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {}}},
+             {"type": "function", "function": {"name": "get_time", "parameters": {}}}]})END";
+  std::string edited(kBody);
+  edited.replace(edited.find("Checking."), 9, "Looking..");
+  simdjson::dom::parser p0, p1, p2;
+  simdjson::dom::element b0, b1, b2;
+  const RenderedPrompt r0 = RenderFixed(first, Layout::kToolsFirst, &p0, &b0);
+  const RenderedPrompt r1 = RenderFixed(kBody, Layout::kToolsFirst, &p1, &b1);
+  const RenderedPrompt r2 = RenderFixed(edited.c_str(), Layout::kToolsFirst, &p2, &b2);
+  auto fresh = [](const RenderedPrompt& r, simdjson::dom::element body) {
+    PromptFactsBuilder b(SipKey{1, 2});
+    PromptFacts f;
+    b.Build(r, body.get_object().value_unsafe(), 100, false, &f);
+    return f;
+  };
+  PromptFactsBuilder b(SipKey{1, 2});
+  PromptFacts f0, f1, f2, f3;
+  b.Build(r0, b0.get_object().value_unsafe(), 100, false, TextReuse{0, 0, 5}, &f0);
+  EXPECT_EQ(b.reused_segments(), 0u);
+  ExpectSameFacts(f0, fresh(r0, b0));
+  b.Build(r1, b1.get_object().value_unsafe(), 100, false,
+          TextReuse{5, CommonBytes(r0.text, r1.text), 6}, &f1);
+  const uint64_t continued = b.reused_segments();
+  EXPECT_GE(continued, 4u);  // tools, system, first user message and framing before them
+  ExpectSameFacts(f1, fresh(r1, b1));
+  // The edit is in message 2: segments up to it are reused, the edited one is digested anew.
+  b.Build(r2, b2.get_object().value_unsafe(), 100, false,
+          TextReuse{6, CommonBytes(r1.text, r2.text), 7}, &f2);
+  EXPECT_GT(b.reused_segments(), continued);
+  ExpectSameFacts(f2, fresh(r2, b2));
+  EXPECT_NE(FirstDifferingSegment(f1, f2), -1);
+  // Stamp 6 was taken over by stamp 7 and 99 never existed: nothing to reuse, the same facts.
+  const uint64_t before = b.reused_segments();
+  b.Build(r1, b1.get_object().value_unsafe(), 100, false,
+          TextReuse{6, CommonBytes(r1.text, r1.text), 8}, &f3);
+  b.Build(r1, b1.get_object().value_unsafe(), 100, false,
+          TextReuse{99, CommonBytes(r1.text, r1.text), 9}, &f3);
+  EXPECT_EQ(b.reused_segments(), before);
+  ExpectSameFacts(f3, f1);
+}
+
 // Facts of n segments of `len` tokens each, digests from `digests`.
 PromptFacts Facts(const std::vector<uint32_t>& digests, uint32_t len) {
   PromptFacts f;

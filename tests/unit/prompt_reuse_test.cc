@@ -3,10 +3,13 @@
 // (what Qwen3 does with reasoning at the next user message), a shorter continuation, keys that name
 // an unrelated text, a tokenizer without the newline-cut guarantee; with a byte tokenizer (always)
 // and cl100k_base (when installed). Also that reuse happens: the tokenizer sees about the new text
-// only.
+// only. And that the cutter says which remembered text it compared with and how many leading bytes
+// were equal (TextReuse, which the prompt facts reuse digests by), against the test's own copies.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
+#include <set>
 
 #include "hash/block_chain.h"
 #include "hash/block_cutter.h"
@@ -82,14 +85,27 @@ Result Reusing(BlockCutter* cutter, std::string_view text, uint64_t key,
   return r;
 }
 
+Result PlainApprox(std::string_view text, uint32_t block_size) {
+  auto cutter = MakeApproxCutter(block_size);
+  BlockChain chain(kKey);
+  Result r;
+  r.tokens = cutter->Cut(text, &chain, &r.ids);
+  return r;
+}
+
+// With `base`, the token cutter over it (and the tokenizer must see fewer bytes than a plain cut);
+// without, the approximate cutter.
 void ExpectReuseExact(const Tokenizer* base) {
   for (uint32_t block_size : {1u, 16u, 7u}) {
     CountingTokenizer counting(base, true);
-    auto cutter = MakeTokenCutter(&counting, block_size);
+    auto cutter = base ? MakeTokenCutter(&counting, block_size) : MakeApproxCutter(block_size);
     std::mt19937 rng(11 + block_size);
     // Three conversations interleaved; key = turn number within conversation c.
     std::vector<std::string> turns[3];
     size_t fed = 0, sum = 0;
+    // What the cutter remembers, as the test sees it: key -> (stamp, text).
+    std::map<uint64_t, std::pair<uint64_t, std::string>> kept;
+    std::set<uint64_t> stamps;
     for (int step = 0; step < 60; ++step) {
       const int c = static_cast<int>(rng() % 3);
       std::string turn = "<|im_start|>user\n" + Words(rng, 5 + rng() % 80) + "<|im_end|>\n" +
@@ -111,18 +127,42 @@ void ExpectReuseExact(const Tokenizer* base) {
       const size_t before = counting.bytes;
       Result got = Reusing(cutter.get(), text, key, earlier);
       fed += counting.bytes - before;
-      Result want = Plain(base, text, block_size);
+      Result want = base ? Plain(base, text, block_size) : PlainApprox(text, block_size);
       ASSERT_EQ(got.tokens, want.tokens) << "step " << step << " block " << block_size;
       ASSERT_EQ(got.ids, want.ids) << "step " << step << " block " << block_size;
       sum += text.size();
+      TextReuse want_reuse;
+      for (uint64_t k : earlier) {
+        auto it = kept.find(k);
+        if (it == kept.end()) continue;
+        want_reuse.earlier = it->second.first;
+        const std::string& old = it->second.second;
+        while (want_reuse.common_bytes < std::min(old.size(), text.size()) &&
+               old[want_reuse.common_bytes] == text[want_reuse.common_bytes])
+          ++want_reuse.common_bytes;
+        kept.erase(it);
+        break;
+      }
+      const TextReuse r = cutter->last_reuse();
+      EXPECT_EQ(r.earlier, want_reuse.earlier) << "step " << step;
+      EXPECT_EQ(r.common_bytes, want_reuse.common_bytes) << "step " << step;
+      EXPECT_NE(r.stamp, 0u);
+      EXPECT_TRUE(stamps.insert(r.stamp).second) << "stamps are unique";
+      kept[key] = {r.stamp, text};
     }
-    EXPECT_LT(fed, sum * 3 / 4);  // reuse happened (a third of the steps re-render the history)
+    if (base) {
+      EXPECT_LT(fed, sum * 3 / 4);  // reuse happened (a third of the steps re-render)
+    }
   }
 }
 
 TEST(PromptReuse, EqualsCutWithAByteTokenizer) {
   ByteTokenizer bytes;
   ExpectReuseExact(&bytes);
+}
+
+TEST(PromptReuse, ApproximateCutterEqualsCut) {
+  ExpectReuseExact(nullptr);
 }
 
 TEST(PromptReuse, EqualsCutWithCl100k) {
@@ -150,6 +190,8 @@ TEST(PromptReuse, OnlyTheNewTextIsTokenizedAndWithoutTheGuaranteeEverything) {
     ASSERT_EQ(y.ids, want.ids);
   }
   EXPECT_EQ(inexact.bytes, sum);  // no guarantee: every text encoded whole
+  EXPECT_EQ(b->last_reuse().stamp, 0u);
+  EXPECT_EQ(b->last_reuse().earlier, 0u);
   // With it, each turn re-encodes at most its new text plus the segment it cut into.
   EXPECT_LT(exact.bytes, text.size() + 20 * 2048);
 }
