@@ -1,16 +1,14 @@
-// The approximate and token-id block cutters (see block_cutter.h), and the store of what each keeps
-// of earlier requests for CutReusing. The approximate cutter's hot loop takes 64-byte strides when
-// they are all ASCII (one OR of eight words) and walks bytes only around multi-byte characters.
+// The approximate and token-id block cutters (see block_cutter.h). The approximate cutter's hot
+// loop takes 64-byte strides when they are all ASCII (one OR of eight words) and walks bytes only
+// around multi-byte characters.
 #include "hash/block_cutter.h"
-
-#include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <deque>
 #include <utility>
 
+#include "hash/memo_store.h"
 #include "tokenize/caching_tokenizer.h"
 
 namespace ltl {
@@ -32,6 +30,9 @@ inline bool IsLead(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
 }
 
+// What each cutter keeps of earlier conversations (one cutter per worker thread).
+constexpr size_t kMemoBudgetBytes = size_t{48} << 20;
+
 // Length of the common prefix of a and b (memcmp in strides, then bytes).
 size_t CommonPrefix(std::string_view a, std::string_view b) {
   const size_t n = std::min(a.size(), b.size());
@@ -41,72 +42,6 @@ size_t CommonPrefix(std::string_view a, std::string_view b) {
   while (i < n && a[i] == b[i]) ++i;
   return i;
 }
-
-// What a cutter keeps of the last request of each conversation it cut, by key, within a byte
-// budget (per cutter: one cutter per worker thread). Memo has `stamp`, Clear() and bytes(). Take
-// hands over the memo of the first key found (the conversation moved on: it is cut back and
-// extended in place, so only new text is written); Remember keeps it under the new key with a new
-// stamp and forgets the memos written longest ago when over budget (conversations that ended: an
-// active one writes its memo again every turn).
-template <class Memo>
-class MemoStore {
- public:
-  std::unique_ptr<Memo> Take(std::span<const uint64_t> keys) {
-    for (uint64_t k : keys) {
-      auto it = memos_.find(k);
-      if (it == memos_.end()) continue;
-      std::unique_ptr<Memo> m = std::move(it->second);
-      bytes_ -= m->bytes();
-      memos_.erase(it);
-      return m;
-    }
-    return nullptr;
-  }
-  // An empty memo, reusing a forgotten one's buffers (no fresh pages to fault in).
-  std::unique_ptr<Memo> Fresh() {
-    if (spare_.empty()) return std::make_unique<Memo>();
-    std::unique_ptr<Memo> m = std::move(spare_.back());
-    spare_.pop_back();
-    m->Clear();
-    return m;
-  }
-  // Returns the stamp `m` is remembered under (unique within this store).
-  uint64_t Remember(uint64_t key, std::unique_ptr<Memo> m) {
-    if (auto old = memos_.find(key); old != memos_.end()) {
-      bytes_ -= old->second->bytes();
-      Spare(std::move(old->second));
-      memos_.erase(old);
-    }
-    m->stamp = ++stamp_;
-    bytes_ += m->bytes();
-    order_.emplace_back(key, m->stamp);
-    memos_.emplace(key, std::move(m));
-    while (bytes_ > kBudgetBytes && !order_.empty()) {
-      auto [k, stamp] = order_.front();
-      order_.pop_front();
-      auto it = memos_.find(k);
-      if (it == memos_.end() || it->second->stamp != stamp) continue;
-      bytes_ -= it->second->bytes();
-      Spare(std::move(it->second));
-      memos_.erase(it);
-    }
-    if (memos_.empty()) order_.clear();
-    return stamp_;
-  }
-
- private:
-  // Memos kept per cutter, counted by their buffers' capacity.
-  static constexpr size_t kBudgetBytes = size_t{48} << 20;
-  static constexpr size_t kSpareMemos = 8;
-  void Spare(std::unique_ptr<Memo> m) {
-    if (spare_.size() < kSpareMemos) spare_.push_back(std::move(m));
-  }
-  absl::flat_hash_map<uint64_t, std::unique_ptr<Memo>> memos_;
-  std::deque<std::pair<uint64_t, uint64_t>> order_;  // (key, stamp) in writing order
-  std::vector<std::unique_ptr<Memo>> spare_;
-  uint64_t stamp_ = 0;
-  size_t bytes_ = 0;
-};
 
 class ApproxCutter : public BlockCutter {
  public:
@@ -221,7 +156,7 @@ class ApproxCutter : public BlockCutter {
     return total_cp;
   }
 
-  MemoStore<Memo> store_;
+  MemoStore<Memo> store_{kMemoBudgetBytes};
   TextReuse reuse_;
 };
 
@@ -349,7 +284,7 @@ class TokenCutter : public BlockCutter {
   const Tokenizer* tokenizer_;
   std::vector<uint32_t> tokens_;
   std::string bytes_;
-  MemoStore<Memo> store_;
+  MemoStore<Memo> store_{kMemoBudgetBytes};
   TextReuse reuse_;
 };
 

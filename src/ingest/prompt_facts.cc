@@ -159,13 +159,11 @@ void PromptFactsBuilder::SplitRuns(const RenderedPrompt& prompt) {
 
 // Digests and code points of every run: a run at the same offsets as one of the remembered text's,
 // inside the bytes the two texts share, has the same bytes and so the same values.
-void PromptFactsBuilder::FillRuns(std::string_view text, const TextReuse& reuse) {
-  const std::vector<Run>* earlier = nullptr;
-  if (reuse.earlier != 0)
-    if (auto it = memo_.find(reuse.earlier); it != memo_.end()) earlier = &it->second;
+void PromptFactsBuilder::FillRuns(std::string_view text, const std::vector<Run>* earlier,
+                                  size_t common_bytes) {
   size_t j = 0;
   for (Run& r : runs_) {
-    if (earlier && r.end <= reuse.common_bytes) {
+    if (earlier && r.end <= common_bytes) {
       while (j < earlier->size() && (*earlier)[j].begin < r.begin) ++j;
       if (j < earlier->size() && (*earlier)[j].begin == r.begin && (*earlier)[j].end == r.end) {
         r.digest = (*earlier)[j].digest;
@@ -187,34 +185,6 @@ void PromptFactsBuilder::FillRuns(std::string_view text, const TextReuse& reuse)
   }
 }
 
-constexpr size_t kSpareRuns = 8;
-
-// Keeps this text's runs under its stamp; over budget, forgets the oldest (conversations that
-// ended: an active one writes its runs again every turn).
-void PromptFactsBuilder::Remember(uint64_t stamp) {
-  constexpr size_t kBudgetBytes = size_t{8} << 20;
-  std::vector<Run> kept;
-  if (!spare_.empty()) {
-    kept = std::move(spare_.back());
-    spare_.pop_back();
-  }
-  kept.assign(runs_.begin(), runs_.end());
-  memo_bytes_ += kept.capacity() * sizeof(Run);
-  memo_.insert_or_assign(stamp, std::move(kept));
-  order_.push_back(stamp);
-  while (memo_bytes_ > kBudgetBytes && !order_.empty()) {
-    auto it = memo_.find(order_.front());
-    order_.pop_front();
-    if (it == memo_.end()) continue;
-    memo_bytes_ -= it->second.capacity() * sizeof(Run);
-    if (spare_.size() < kSpareRuns) spare_.push_back(std::move(it->second));
-    memo_.erase(it);
-  }
-  // Stamps of runs already taken over by a later text stay in order_ until here.
-  if (order_.size() > 2 * memo_.size() + 64)
-    std::erase_if(order_, [&](uint64_t st) { return !memo_.contains(st); });
-}
-
 void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_t tokens,
                                bool approximate, const TextReuse& reuse, PromptFacts* out) {
   out->segments.clear();
@@ -223,15 +193,16 @@ void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_
   const std::string_view text = prompt.text;
   const SegmentMap& map = prompt.segments;
   SplitRuns(prompt);
-  FillRuns(text, reuse);
-  // The remembered text was cut back and is remembered again as this one: its runs go too.
-  if (reuse.earlier != 0)
-    if (auto it = memo_.find(reuse.earlier); it != memo_.end()) {
-      memo_bytes_ -= it->second.capacity() * sizeof(Run);
-      if (spare_.size() < kSpareRuns) spare_.push_back(std::move(it->second));
-      memo_.erase(it);
-    }
-  if (reuse.stamp != 0) Remember(reuse.stamp);
+  // The remembered text's runs, taken over: the cutter cut that text back and remembers it again
+  // as this one, so this text's runs replace them under the cutter's new stamp.
+  std::unique_ptr<RunsMemo> m;
+  if (reuse.earlier != 0) m = memo_.Take(std::span<const uint64_t>(&reuse.earlier, 1));
+  FillRuns(text, m ? &m->runs : nullptr, reuse.common_bytes);
+  if (reuse.stamp != 0) {
+    if (!m) m = memo_.Fresh();
+    m->runs.assign(runs_.begin(), runs_.end());
+    memo_.Remember(reuse.stamp, std::move(m));
+  }
   uint64_t total_cp = 0;
   for (const Run& r : runs_) total_cp += r.code_points;
   uint64_t cp = 0;

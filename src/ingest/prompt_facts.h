@@ -6,11 +6,9 @@
 // them to say where and why two prompts diverge.
 #pragma once
 
-#include <absl/container/flat_hash_map.h>
 #include <simdjson.h>
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +16,7 @@
 #include "common/request_record.h"
 #include "common/siphash.h"
 #include "hash/block_cutter.h"
+#include "hash/memo_store.h"
 #include "render/render_prompt.h"
 
 namespace ltl {
@@ -62,19 +61,21 @@ class PromptFactsBuilder {
     uint32_t digest = 0, masked_digest = 0;
     uint64_t code_points = 0;
   };
+  // The runs of a text the cutter remembers, kept under the cutter's stamp for it.
+  struct RunsMemo {
+    std::vector<Run> runs;
+    uint64_t stamp = 0;
+    void Clear() { runs.clear(); }
+    size_t bytes() const { return runs.capacity() * sizeof(Run); }
+  };
   uint32_t Digest(std::string_view s) const;
   void SplitRuns(const RenderedPrompt& prompt);
-  void FillRuns(std::string_view text, const TextReuse& reuse);
-  void Remember(uint64_t stamp);
+  void FillRuns(std::string_view text, const std::vector<Run>* earlier, size_t common_bytes);
 
   SipKey key_;
   std::string masked_, scratch_;
   std::vector<Run> runs_;
-  // The runs of recently remembered texts by stamp, oldest first in order_, within a budget.
-  absl::flat_hash_map<uint64_t, std::vector<Run>> memo_;
-  std::deque<uint64_t> order_;
-  size_t memo_bytes_ = 0;
-  std::vector<std::vector<Run>> spare_;
+  MemoStore<RunsMemo> memo_{size_t{8} << 20};
   uint64_t reused_segments_ = 0;
 };
 
