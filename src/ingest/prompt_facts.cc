@@ -1,6 +1,9 @@
 // PromptFactsBuilder and the volatile-text mask (see prompt_facts.h).
 #include "ingest/prompt_facts.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "hash/block_cutter.h"
 
 namespace ltl {
@@ -211,10 +214,9 @@ void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_
     const Segment& seg = map.segments[r.segment];
     SegmentFact f;
     uint64_t start = approximate    ? cp / kCodePointsPerToken
-                     : total_cp > 0 ? static_cast<uint64_t>(static_cast<double>(cp) *
-                                                                static_cast<double>(tokens) /
-                                                                static_cast<double>(total_cp) +
-                                                            0.5)
+                     : total_cp > 0 ? static_cast<uint64_t>(std::llround(
+                                          static_cast<double>(cp) * static_cast<double>(tokens) /
+                                          static_cast<double>(total_cp)))
                                     : 0;
     if (start > static_cast<uint64_t>(tokens)) start = static_cast<uint64_t>(tokens);
     f.token_start = static_cast<uint32_t>(std::min<uint64_t>(start, UINT32_MAX));
