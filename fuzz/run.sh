@@ -18,7 +18,10 @@ if ((${#targets[@]} == 0)); then
 fi
 targets=("${targets[@]/%_fuzz/}")
 targets=("${targets[@]/%/_fuzz}")
-scripts/configure.sh sanitize "$build"
+# A build directory configured before keeps its data directory (the sanitizer test suite's
+# vocabularies and oracles); configure.sh alone would reset it to build/data.
+data=$(sed -n 's/^LTL_DATA_DIR:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
+scripts/configure.sh sanitize "$build" ${data:+"$data"}
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 mkdir -p "$build/findings" "$build/logs"
 

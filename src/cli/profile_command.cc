@@ -16,6 +16,7 @@
 #include "cli/tokenizer_options.h"
 #include "common/atomic_file.h"
 #include "common/output_path.h"
+#include "common/safe_label.h"
 #include "common/units.h"
 #include "hash/block_interner.h"
 #include "ingest/load_input.h"
@@ -225,7 +226,10 @@ int RunProfile(const ProfileArgs& a) {
     return kExitUnusable;
   }
   std::string summary = RenderTerminalSummary(p);
-  summary += fmt::format("\nwrote {}, {}\n", json_path, html_path);
+  // The paths are the user's, but a path can hold control characters: printed escaped, like
+  // every message line (common/safe_label.h).
+  summary +=
+      fmt::format("\nwrote {}, {}\n", EscapeForTerminal(json_path), EscapeForTerminal(html_path));
   PrintOutput(summary);
 
   if (p.rows_read == 0) return kExitOk;

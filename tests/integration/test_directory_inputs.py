@@ -123,6 +123,15 @@ class DirectoryInputs(unittest.TestCase):
         self.assertNotIn("\x1b", r.stderr)
         self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
         self.assertIn("no\\x1bsuch\\x0afile.csv", r.stderr)
+        # The report paths on the summary's last line (stdout) too: an output prefix is a path.
+        out = os.path.join(self.dir, "rep\x1b]0;pwned\x07")
+        r = env.run(["profile", self.traces, "-o", out, "--salt-file",
+                     os.path.join(self.dir, "salt")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.exists(out + ".json"))
+        self.assertNotIn("\x1b", r.stdout)
+        self.assertNotIn("\x07", r.stdout)
+        self.assertIn("rep\\x1b]0;pwned\\x07.json", r.stdout)
 
 
 if __name__ == "__main__":
