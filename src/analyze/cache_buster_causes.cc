@@ -422,10 +422,20 @@ std::vector<std::string> CacheBusterSentences(const CacheBusters& b) {
     const double share = reusable > 0 ? 100.0 * static_cast<double>(c.lost_measured_tokens) /
                                             static_cast<double>(reusable)
                                       : 0;
+    // A small cost is still stated as one: "0%" next to thousands of tokens reads as none.
+    const std::string share_text = share >= 1     ? fmt::format("{:.0f}%", share)
+                                   : share >= 0.1 ? fmt::format("{:.1f}%", share)
+                                                  : std::string("<0.1%");
+    // Segment labels read as places ("system prompt", "message (user)"); two read better as
+    // phrases next to a cause ("tools added in the tools" says the place twice).
+    const std::string where = c.segment.empty()        ? "prompt"
+                              : c.segment == "tools"   ? "tool definitions"
+                              : c.segment == "framing" ? "template's framing text"
+                                                       : c.segment;
     out.push_back(fmt::format(
-        "Cache buster: {} in the {} at token ~{} breaks {:.0f}% of the reusable volume ({} tokens, "
+        "Cache buster: {} in the {} at token ~{} breaks {} of the reusable volume ({} tokens, "
         "{:.1f} points of the ceiling, {} requests in {} conversations); {}.",
-        BusterCauseLabel(c.cause), c.segment.empty() ? "prompt" : c.segment, c.token_offset, share,
+        BusterCauseLabel(c.cause), where, c.token_offset, share_text,
         CompactDecimal(static_cast<double>(c.lost_tokens)), c.ceiling_points, c.requests,
         c.conversations, BusterCauseAdvice(c.cause)));
   }

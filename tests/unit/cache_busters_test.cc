@@ -430,5 +430,39 @@ TEST(CacheBusterCauses, SystemReasoningFramingHistoryAndVolatile) {
   EXPECT_EQ(CauseOf(ref, edit(1, 90)).would_share, 5u);
 }
 
+// The findings' sentences: a small cost is still a cost ("<0.1%", "0.6%", never "0%" beside
+// thousands of lost tokens), and the place is named once ("tools added in the tool definitions").
+TEST(CacheBusterSentences, SharesAndPlaces) {
+  CacheBusters b;
+  b.present = true;
+  b.ceiling_hit_tokens = 1'000'000;
+  auto cause = [](BusterCause c, const char* segment, int64_t lost) {
+    CauseCost k;
+    k.cause = c;
+    k.segment = segment;
+    k.lost_tokens = k.lost_measured_tokens = lost;
+    k.requests = k.conversations = 1;
+    k.token_offset = 212;
+    return k;
+  };
+  b.causes = {cause(BusterCause::kVolatileText, "system prompt", 250'000),
+              cause(BusterCause::kToolsAdded, "tools", 7'000),
+              cause(BusterCause::kTemplateFraming, "framing", 600),
+              cause(BusterCause::kNewContentOnly, "message (user)", 90'000)};
+  // Reusable volume: hits plus the busters' lost tokens = 1,257,600 (natural misses excluded).
+  const std::vector<std::string> lines = CacheBusterSentences(b);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_NE(lines[0].find("a timestamp-like value (date, time, id, counter) in the system prompt "
+                          "at token ~212 breaks 20% of the reusable volume"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[1].find("tools added in the tool definitions at token ~212 breaks 0.6% of"),
+            std::string::npos)
+      << lines[1];
+  EXPECT_NE(lines[2].find("in the template's framing text at token ~212 breaks <0.1% of"),
+            std::string::npos)
+      << lines[2];
+}
+
 }  // namespace
 }  // namespace ltl
