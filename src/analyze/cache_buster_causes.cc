@@ -423,9 +423,9 @@ std::vector<std::string> CacheBusterSentences(const CacheBusters& b) {
                                             static_cast<double>(reusable)
                                       : 0;
     // A small cost is still stated as one: "0%" next to thousands of tokens reads as none.
-    const std::string share_text = share >= 1     ? fmt::format("{:.0f}%", share)
-                                   : share >= 0.1 ? fmt::format("{:.1f}%", share)
-                                                  : std::string("<0.1%");
+    const std::string share_text = share >= 1      ? fmt::format("{:.0f}%", share)
+                                   : share >= 0.05 ? fmt::format("{:.1f}%", share)
+                                                   : std::string("<0.1%");
     // Segment labels read as places ("system prompt", "message (user)"); two read better as
     // phrases next to a cause ("tools added in the tools" says the place twice).
     const std::string where = c.segment.empty()        ? "prompt"
