@@ -39,6 +39,7 @@ uint64_t FullPrefix(const TraceRequest& r) {
 
 std::vector<uint32_t> Sorted(const std::vector<ToolFact>& t, bool names) {
   std::vector<uint32_t> v;
+  v.reserve(t.size());
   for (const ToolFact& f : t) v.push_back(names ? f.name_digest : f.definition_digest);
   std::sort(v.begin(), v.end());
   return v;
