@@ -1,4 +1,5 @@
 """Shared helpers for integration tests: locating the binary and data, running it, skipping."""
+import atexit
 import os
 import shutil
 import subprocess
@@ -62,5 +63,22 @@ def node_oracle_modules():
     return os.path.join(d, "node_modules")
 
 
-def tempdir():
-    return tempfile.mkdtemp(prefix="ltl-it-")
+_made_by = {}  # temporary directory -> the pid that made it
+
+
+def _remove_temp_dirs():
+    for d, pid in _made_by.items():
+        if pid == os.getpid():  # never from a forked child (a worker process, a death test)
+            shutil.rmtree(d, ignore_errors=True)
+
+
+atexit.register(_remove_temp_dirs)
+
+
+def tempdir(prefix="ltl-it-"):
+    """A new temporary directory, removed with everything in it when the test process exits
+    (set LTL_KEEP_TEST_DIRS=1 to keep them for a look after a failure)."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    if not os.environ.get("LTL_KEEP_TEST_DIRS"):
+        _made_by[d] = os.getpid()
+    return d

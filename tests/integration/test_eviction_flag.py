@@ -9,7 +9,7 @@ import os
 import random
 import subprocess
 import sys
-import tempfile
+import ltl_test_env as env
 
 BIN = os.environ["LTL_BINARY"]
 SHARED = os.environ.get("LTL_SHARED_DATA", "")
@@ -72,7 +72,7 @@ def check(trace, tmp, blocks, gib=None):
 
 
 def main():
-    tmp = tempfile.mkdtemp()
+    tmp = env.tempdir()
     gen = os.path.join(tmp, "generated.jsonl")
     generated_trace(gen)
     base, vllm, sgl = check(gen, tmp, [1, 2, 3, 5, 8, 13, 21, 34, 55, 89])

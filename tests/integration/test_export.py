@@ -13,6 +13,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import export_fixtures as fx  # noqa: E402
 from trace_checker import check_trace  # noqa: E402
+import ltl_test_env as env  # noqa: E402
 
 BINARY = os.environ.get("LTL_BINARY", "build/llmtrafficlens")
 SHARED = os.environ.get("LTL_SHARED_DATA", "")
@@ -41,7 +42,7 @@ def profile(path, *extra, prefix):
 class ExportTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.dir = tempfile.mkdtemp(prefix="ltl-export-")
+        cls.dir = env.tempdir(prefix="ltl-export-")
         cls.moon_reqs = fx.generate_requests(seed=7, n=1500, bs=512, conversations=False)
         cls.moon = cls.path("gen-mooncake.jsonl")
         fx.write_mooncake(cls.moon, cls.moon_reqs, 512)

@@ -5,7 +5,7 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+import ltl_test_env as env
 
 BIN = os.environ["LTL_BINARY"]
 SHARED = os.environ.get("LTL_SHARED_DATA", "")
@@ -19,7 +19,7 @@ def run(*args, expect=0):
 
 
 def main():
-    tmp = tempfile.mkdtemp()
+    tmp = env.tempdir()
     # list-models: the catalog figures the reference simulator publishes.
     models = {m["id"]: m for m in json.loads(run("list-models", "--json").stdout)}
     for mid, want in {"llama-3.1-8b": 131072, "qwen3-32b": 262144, "deepseek-v3": 70272,

@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+import ltl_test_env as env
 
 BIN = os.environ["LTL_BINARY"]
 CANARY = "CANARY7f3a<b>bold</b>"
@@ -34,7 +34,7 @@ def run(args, cwd):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ltl-prefixtext-")
+    tmp = env.tempdir(prefix="ltl-prefixtext-")
     log = os.path.join(tmp, "gateway.csv")
     make_log(log)
     res = run([log, "-o", "plain"], tmp)

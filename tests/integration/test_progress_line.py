@@ -5,10 +5,10 @@ import os
 import pty
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import trace_gen  # noqa: E402
+import ltl_test_env as env  # noqa: E402
 
 BIN = os.environ["LTL_BINARY"]
 
@@ -33,7 +33,7 @@ def run_with_pty_stderr(args, env):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ltl-progress-")
+    tmp = env.tempdir(prefix="ltl-progress-")
     path = os.path.join(tmp, "trace.jsonl")
     trace_gen.write_jsonl(path, trace_gen.bailian_trace(conversations=400))
     size = os.path.getsize(path)

@@ -10,7 +10,7 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+import ltl_test_env as env
 
 BIN = os.environ["LTL_BINARY"]
 SHARED = os.environ.get("LTL_SHARED_DATA", "")
@@ -110,7 +110,7 @@ def main():
     if not SHARED or not all(os.path.exists(t) for t in traces):
         print("skipping: ../shared/data/{synthetic,conversation}_trace.jsonl are absent")
         return 0
-    tmp = tempfile.mkdtemp()
+    tmp = env.tempdir()
     gib = ",".join(str(g) for g in BUDGETS)
     for trace in traces:
         out = os.path.join(tmp, os.path.basename(trace))

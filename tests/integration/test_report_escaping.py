@@ -10,11 +10,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp_browser  # noqa: E402
 import trace_gen  # noqa: E402
+import ltl_test_env as env  # noqa: E402
 
 BIN = os.environ["LTL_BINARY"]
 SCRIPT = "<script>alert(1)</script>"
@@ -53,7 +53,7 @@ def profile(args, prefix):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ltl-xss-")
+    tmp = env.tempdir(prefix="ltl-xss-")
     # 1. The file name: a directory "<script>alert(1)<" holding 'script>"><img ...>.jsonl', so the
     #    path as given contains both payloads.
     d = os.path.join(tmp, "<script>alert(1)<")

@@ -9,11 +9,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp_browser  # noqa: E402
 import trace_gen  # noqa: E402
+import ltl_test_env as env  # noqa: E402
 
 BIN = os.environ["LTL_BINARY"]
 SRC = os.environ["LTL_SOURCE_DIR"]
@@ -38,7 +38,7 @@ def main():
     if os.path.exists(example):
         args = [example, "--salt-file", os.path.join(ARTIFACTS, "report.salt")]
     else:
-        tmp = tempfile.mkdtemp(prefix="ltl-html-")
+        tmp = env.tempdir(prefix="ltl-html-")
         example = os.path.join(tmp, "example-bailian.jsonl")
         trace_gen.write_jsonl(example, trace_gen.bailian_trace(), ["{not json"])
         args = [example, "--capacity", "256,1K,4K,16K"]

@@ -18,12 +18,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import json_schema_subset  # noqa: E402
 import test_cctrace_read  # noqa: E402
 import trace_gen  # noqa: E402
+import ltl_test_env as env  # noqa: E402
 
 BIN = os.environ["LTL_BINARY"]
 SRC = os.environ["LTL_SOURCE_DIR"]
@@ -138,7 +138,7 @@ def cross_check_with_ajv(schema, reports, tmp):
 def main():
     with open(os.path.join(SRC, "docs", "report.schema.json"), encoding="utf-8") as f:
         schema = json.load(f)
-    tmp = tempfile.mkdtemp(prefix="ltl-schema-")
+    tmp = env.tempdir(prefix="ltl-schema-")
     bailian, mooncake, cct = make_inputs(tmp)
     example = os.path.join(SRC, "examples", "gateway.csv")
     runs = {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -19,7 +20,18 @@ namespace fs = std::filesystem;
 
 class AtomicFileTest : public ::testing::Test {
  protected:
+  // A threadsafe death test runs the test again in a new process, SetUp included. That child
+  // must work in the parent's directory, which the parent inspects after it died (with a
+  // directory of its own, the parent's checks looked at files no child had touched, and the
+  // child's directory stayed behind in /tmp). The parent names the directory in the environment.
+  static constexpr const char* kDirVariable = "LTL_ATOMIC_TEST_DIR";
+
   void SetUp() override {
+    if (const char* inherited = std::getenv(kDirVariable)) {  // the death-test child
+      dir_ = inherited;
+      target_ = (dir_ / "report.json").string();
+      return;
+    }
     dir_ = fs::temp_directory_path() /
            ("ltl-atomic-" + std::to_string(::getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -27,8 +39,12 @@ class AtomicFileTest : public ::testing::Test {
     fs::create_directories(dir_);
     target_ = (dir_ / "report.json").string();
     std::ofstream(target_) << "previous";
+    ::setenv(kDirVariable, dir_.c_str(), 1);
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    ::unsetenv(kDirVariable);
+    fs::remove_all(dir_);
+  }
 
   std::string Read() const {
     std::ifstream f(target_);

@@ -5,16 +5,31 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
+
+#include <unistd.h>
 
 namespace ltl::testing {
 
+// One directory per test process, removed with its files when the process exits (each ctest
+// entry is its own process, so a suite run left hundreds behind before). A forked child (a death
+// test) exits without removing its parent's directory.
 inline std::filesystem::path TempDir() {
-  static std::filesystem::path dir = [] {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "ltl-test-XXXXXX").string();
-    char* made = ::mkdtemp(tmpl.data());
-    return std::filesystem::path(made ? made : "/tmp");
-  }();
-  return dir;
+  struct Owned {
+    std::filesystem::path path;
+    pid_t owner = ::getpid();
+    Owned() {
+      std::string tmpl = (std::filesystem::temp_directory_path() / "ltl-test-XXXXXX").string();
+      if (::mkdtemp(tmpl.data()) != nullptr) path = tmpl;
+    }
+    ~Owned() {
+      std::error_code ec;
+      if (!path.empty() && ::getpid() == owner && std::getenv("LTL_KEEP_TEST_DIRS") == nullptr)
+        std::filesystem::remove_all(path, ec);
+    }
+  };
+  static const Owned dir;
+  return dir.path.empty() ? std::filesystem::path("/tmp") : dir.path;
 }
 
 inline std::string WriteTemp(const std::string& name, const std::string& content) {
