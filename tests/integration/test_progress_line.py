@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import trace_gen  # noqa: E402
-import ltl_test_env as env  # noqa: E402
+import ltl_test_env as test_env  # noqa: E402
 
 BIN = os.environ["LTL_BINARY"]
 
@@ -33,7 +33,7 @@ def run_with_pty_stderr(args, env):
 
 
 def main():
-    tmp = env.tempdir(prefix="ltl-progress-")
+    tmp = test_env.tempdir(prefix="ltl-progress-")
     path = os.path.join(tmp, "trace.jsonl")
     trace_gen.write_jsonl(path, trace_gen.bailian_trace(conversations=400))
     size = os.path.getsize(path)

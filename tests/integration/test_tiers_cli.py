@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+import ltl_test_env as env
 
 BIN = os.environ["LTL_BINARY"]
 SHARED = os.environ.get("LTL_SHARED_DATA", "")
@@ -20,7 +20,7 @@ def run(*args, expect=0):
 
 
 def main():
-    tmp = tempfile.mkdtemp()
+    tmp = env.tempdir()
     # Mooncake blocks of 512 tokens. Tail-first: after R0 = [1,2,3] and R1 = [4] the LRU stack is
     # 4,1,2,3, so R2 = [1,2,3] finds block 1 at distance 1, 2 at 2, 3 at 3. Tiers of 2, 1 and 1
     # blocks (1K, 512 and 512 tokens) serve one block each.

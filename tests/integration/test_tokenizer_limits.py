@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ltl_test_env as env  # noqa: E402
@@ -31,7 +30,7 @@ def byte_level_tokenizer(pattern):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="ltl-it-")
+    tmp = env.tempdir()
     evil = os.path.join(tmp, "evil-tokenizer.json")
     fine = os.path.join(tmp, "fine-tokenizer.json")
     json.dump(byte_level_tokenizer("(\\w+\\s?)+$"), open(evil, "w"))
