@@ -117,6 +117,16 @@ std::string SegmentLabel(const SegmentFact& s) {
   return out;
 }
 
+// A SegmentLabel as the findings' prose names the place. Most labels read as places ("system
+// prompt", "message (user)"); two would repeat or blur the cause beside them ("tools added in the
+// tools"). report.json keeps the labels themselves.
+std::string SegmentPlace(const std::string& label) {
+  if (label.empty()) return "prompt";
+  if (label == SegmentKindName(SegmentKind::kTools)) return "tool definitions";
+  if (label == SegmentKindName(SegmentKind::kFraming)) return "template's framing text";
+  return label;
+}
+
 uint64_t Median(std::vector<uint64_t>* v) {
   if (v->empty()) return 0;
   std::nth_element(v->begin(), v->begin() + static_cast<std::ptrdiff_t>(v->size() / 2), v->end());
@@ -427,16 +437,10 @@ std::vector<std::string> CacheBusterSentences(const CacheBusters& b) {
     const std::string share_text = share >= 1      ? fmt::format("{:.0f}%", share)
                                    : share >= 0.05 ? fmt::format("{:.1f}%", share)
                                                    : std::string("<0.1%");
-    // Segment labels read as places ("system prompt", "message (user)"); two read better as
-    // phrases next to a cause ("tools added in the tools" says the place twice).
-    const std::string where = c.segment.empty()        ? "prompt"
-                              : c.segment == "tools"   ? "tool definitions"
-                              : c.segment == "framing" ? "template's framing text"
-                                                       : c.segment;
     out.push_back(fmt::format(
         "Cache buster: {} in the {} at token ~{} breaks {} of the reusable volume ({} tokens, "
         "{:.1f} points of the ceiling, {} requests in {} conversations); {}.",
-        BusterCauseLabel(c.cause), where, c.token_offset, share_text,
+        BusterCauseLabel(c.cause), SegmentPlace(c.segment), c.token_offset, share_text,
         CompactDecimal(static_cast<double>(c.lost_tokens)), c.ceiling_points, c.requests,
         c.conversations, BusterCauseAdvice(c.cause)));
   }
