@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "cli/command_line.h"
-#include "cli/input_files.h"
 #include "common/request_record.h"
 #include "hash/salt_file.h"
+#include "pipeline/input_files.h"
 #include "shard/shard.h"
 #include "shard/shard_codec.h"
 
@@ -114,7 +114,7 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "expand_inputs",
       [](const std::vector<std::string>& args) {
-        auto r = ltl::cli::ExpandInputs(args);
+        auto r = ltl::ExpandInputs(args);
         if (!r.ok()) throw CoreError("llmtrafficlens: " + r.status().message());
         std::vector<std::string> paths;
         for (const auto& in : *r) paths.push_back(in.path);

@@ -82,6 +82,34 @@ int RunCommandLine(const std::vector<std::string>& args, const MessageSink* sink
   return kExitUnusable;
 }
 
+Result<CommandSpec> CommandRegistry::Spec() const {
+  if (!spec_) return Status::InvalidArgument("this command runs only from the command line");
+  return spec_();
+}
+
+Result<CommandSpec> ParseCommandSpec(const std::vector<std::string>& args) {
+  CLI::App app;
+  CommandRegistry registry;
+  BuildApp(app, registry);
+  app.name("llmtrafficlens");
+  // A library caller may give no FILE (its shards are in memory) and no -o (results in memory).
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    for (const char* name : {"FILE", "--output"})
+      if (CLI::Option* o = sub->get_option_no_throw(name)) o->required(false);
+  try {
+    std::vector<std::string> rest(args.rbegin(), args.rend());  // CLI11 takes them reversed
+    app.parse(rest);
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream out, err;
+    app.exit(e, out, err);
+    std::string message = err.str().empty() ? out.str() : err.str();
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    return Status::InvalidArgument(message);
+  }
+  if (Status st = CheckNumericOptions(app); !st.ok()) return st;
+  return registry.Spec();
+}
+
 std::vector<std::pair<std::string, bool>> CommandOptions(const std::string& command) {
   CLI::App app;
   CommandRegistry registry;

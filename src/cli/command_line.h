@@ -6,9 +6,15 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "common/status.h"
+#include "pipeline/export_run.h"
+#include "pipeline/hash_shard_run.h"
+#include "pipeline/profile_run.h"
 
 namespace ltl::cli {
 
@@ -25,6 +31,20 @@ struct MessageSink {
 // input or arguments; --help and --version print and return 0). With a sink, every message of the
 // run (parse errors included) goes to it instead of the streams.
 int RunCommandLine(const std::vector<std::string>& args, const MessageSink* sink = nullptr);
+
+// What a parsed command asks for, as the pipeline's specification (one member set).
+struct CommandSpec {
+  std::optional<ProfileSpec> profile;
+  std::optional<HashShardSpec> hash_shard;
+  std::optional<ExportSpec> export_trace;  // --to mooncake | bailian
+};
+
+// Parses `args` (the subcommand first, no program name) with the command line's own option table
+// and checks (ranges, finiteness, combinations) into the pipeline's specification, without
+// running anything: how the Python API validates its keyword options exactly as the CLI does.
+// FILE and -o may be left out (a library caller's shards and results are in memory). Errors are
+// the messages the command line prints.
+Result<CommandSpec> ParseCommandSpec(const std::vector<std::string>& args);
 
 // The long options a subcommand accepts (name without "--", whether it takes a value, not a flag),
 // e.g. for "hash-shard": how the Dask driver tells the workers' options from the replay's.

@@ -19,9 +19,13 @@ class CommandRegistry {
   // The command whose subcommand was parsed sets its runner here.
   void Set(std::function<int()> run) { run_ = std::move(run); }
   int Run() const { return run_ ? run_() : kExitUnusable; }
+  // A command a front end other than the command line runs sets its specification here.
+  void SetSpec(std::function<Result<CommandSpec>()> spec) { spec_ = std::move(spec); }
+  Result<CommandSpec> Spec() const;
 
  private:
   std::function<int()> run_;
+  std::function<Result<CommandSpec>()> spec_;
 };
 
 void RegisterCommands(CLI::App& app, CommandRegistry& registry);

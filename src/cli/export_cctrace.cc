@@ -56,7 +56,7 @@ int RunExportCctrace(const ExportCommonArgs& a, const CctraceExportArgs& c) {
   ReadContext ctx;
   ctx.name = name;
   ctx.skips = &skips;
-  ApplyInputArgs(a.io, &ctx);
+  ApplyInputSettings(a.io, &ctx);
   ctx.warn = [](const std::string& m) { PrintWarning(m); };
   auto opened = OpenAndDetect(a.input, *format, &ctx);
   if (!opened.ok()) {

@@ -1,31 +1,24 @@
 // `llmtrafficlens export`: read any input `profile` reads and write it as an anonymized Mooncake or
-// bailian trace (lengths, times, anonymous chat ids and hash ids only) that replay tools accept, or
-// an Anthropic Messages log as per-conversation cache traces (`--to cctrace`,
-// cli/export_cctrace.h).
+// bailian trace (lengths, times, anonymous chat ids and hash ids only) that replay tools accept
+// (the run: pipeline/export_run.h), or an Anthropic Messages log as per-conversation cache traces
+// (`--to cctrace`, cli/export_cctrace.h).
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <memory>
-#include <set>
 
 #include "cli/commands.h"
 #include "cli/export_cctrace.h"
-#include "cli/input_files.h"
 #include "cli/input_options.h"
-#include "cli/model_files.h"
 #include "cli/tokenizer_options.h"
-#include "common/atomic_file.h"
-#include "common/output_path.h"
 #include "common/units.h"
-#include "export/export_trace.h"
-#include "hash/conform_ids.h"
-#include "ingest/load_input.h"
-#include "ingest/merge_inputs.h"
+#include "pipeline/export_run.h"
 
 namespace ltl::cli {
 namespace {
 
 struct ExportArgs {
-  std::vector<std::string> inputs;  // FILE...: paths and globs (cli/input_files.h)
+  std::vector<std::string> inputs;  // FILE...: paths and globs (pipeline/input_files.h)
   std::string target;
   std::string output;
   std::string format = "auto";
@@ -40,192 +33,41 @@ struct ExportArgs {
   CctraceExportArgs cctrace;  // --to cctrace only
 };
 
-bool IsHashedTrace(InputFormat f) {
-  return f == InputFormat::kMooncake || f == InputFormat::kBailian || f == InputFormat::kCctrace;
-}
-
-// What a replay tool needs for an export at a block size other than AIPerf's default for the
-// format. Never a flag the consumer rejects: AIPerf builds that route --isl-block-size onto trace
-// files (src/aiperf/config/flags/_converter_dataset.py, _apply_block_size) accept it; earlier
-// builds reject it with --input-file ("only supported with synthetic datasets") and replay only
-// the default block size (docs/EXPORT.md, "Which versions replay an export").
-std::string NonDefaultBlockHint(ExportTarget target, uint32_t block_size) {
-  const char* dataset = target == ExportTarget::kMooncake ? "mooncake_trace" : "bailian_trace";
-  return fmt::format(
-      "block size {} is not AIPerf's default for {} ({}): AIPerf replays it only where "
-      "--isl-block-size is accepted for trace files (then pass --isl-block-size {}); older "
-      "AIPerf builds reject that flag with --input-file and replay only {}-token blocks, so "
-      "export with the default block size for them (docs/EXPORT.md)",
-      block_size, dataset, DefaultExportBlockSize(target), block_size,
-      DefaultExportBlockSize(target));
-}
-
-// The export block size. An explicit --block-size always wins (ExportTrace rejects one the input's
-// blocks cannot be coarsened to). Otherwise the target's default, unless the input is a hashed
-// trace whose blocks cannot be coarsened to it (e.g. 512-token mooncake to 16-token bailian):
-// hashed blocks cannot be split, so the trace's own block size is kept and the user is told.
-Result<uint32_t> ChooseBlockSize(const ExportArgs& a, ExportTarget target, const LoadedInput& in) {
-  if (a.block_size > 0) return a.block_size;
-  uint32_t wanted = DefaultExportBlockSize(target);
-  if (!IsHashedTrace(in.format)) return wanted;
-  std::set<uint32_t> native;
-  for (const auto& r : in.records) native.insert(r.block_size);
-  bool all_fit = true;
-  for (uint32_t n : native) all_fit = all_fit && CanReblock(n, wanted);
-  if (all_fit) return wanted;
-  if (native.size() == 1) {
-    uint32_t n = *native.begin();
-    PrintWarning(fmt::format(
-        "{} blocks are {} tokens and hashed blocks cannot be split; exporting with block size {} "
-        "instead of {}",
-        in.format == InputFormat::kAuto ? "input" : FormatName(in.format), n, n, wanted));
-    return n;
-  }
-  return Status::InvalidArgument(
-      "the input mixes block sizes that the default export block size is not a multiple of; "
-      "pass --block-size");
+Result<ExportSpec> ToSpec(const ExportArgs& a) {
+  auto format = ParseFormatName(a.format);
+  if (!format.ok()) return format.status();
+  auto target = ParseExportTarget(a.target);
+  if (!target.ok()) return target.status();
+  ExportSpec spec;
+  spec.read.inputs = a.inputs;
+  spec.read.format = *format;
+  spec.read.block_size = a.block_size;
+  spec.read.io = a.io;
+  spec.read.tok = a.tok;
+  spec.target = *target;
+  spec.trace_block_size = a.trace_block_size;
+  spec.dense_ids = a.dense_ids;
+  spec.absolute_time = a.absolute_time;
+  spec.default_output_length = a.default_output_length;
+  spec.output = a.output;
+  return spec;
 }
 
 int RunExport(const ExportArgs& a) {
-  auto format = ParseFormatName(a.format);
-  if (!format.ok()) {
-    PrintError(format.status().message());
+  auto spec = ToSpec(a);
+  if (!spec.ok()) {
+    PrintError(spec.status().message());
     return kExitUnusable;
   }
-  auto target = ParseExportTarget(a.target);
-  if (!target.ok()) {
-    PrintError(target.status().message());
+  RunHooks hooks;
+  hooks.warn = [](const std::string& m) { PrintWarning(m); };
+  auto result = ExportRun(std::move(spec).value(), hooks);
+  if (!result.ok()) {
+    PrintError(result.status().message());
     return kExitUnusable;
   }
-  if (a.default_output_length < 0) {
-    PrintError("--default-output-length must not be negative");
-    return kExitUnusable;
-  }
-  // Checked before any work; `-o -`, a FIFO or a character device is written through.
-  auto output = ResolveOutputPath(a.output, /*allow_stream=*/true);
-  if (!output.ok()) {
-    PrintError(output.status().message());
-    return kExitUnusable;
-  }
-  const bool to_stdout = output->path == "-" && output->kind == OutputPath::Kind::kStream;
-
-  auto loaded_models =
-      LoadModelFiles(a.io.chat_template, a.io.model_dirs, !a.tok.tokenizer.empty());
-  if (!loaded_models.ok()) {
-    PrintError(loaded_models.status().message());
-    return kExitUnusable;
-  }
-  LoadedModelFiles model_files = std::move(loaded_models).value();
-
-  auto inputs = ExpandInputs(a.inputs);
-  if (!inputs.ok()) {
-    PrintError(inputs.status().message());
-    return kExitUnusable;
-  }
-  SkipCounter skips;
-  ReadContext ctx;
-  ctx.name = RunInputName(*inputs);
-  ctx.skips = &skips;
-  ApplyInputArgs(a.io, &ctx);
-  auto loaded_tokenizer = LoadCachedTokenizer(a.tok);
-  if (!loaded_tokenizer.ok()) {
-    PrintError(loaded_tokenizer.status().message());
-    return kExitUnusable;
-  }
-  std::unique_ptr<Tokenizer> tokenizer = std::move(loaded_tokenizer).value();
-  ctx.gateway.tokenizer = tokenizer.get();
-  ctx.gateway.models = model_files.models;
-  ctx.warn = [](const std::string& m) { PrintWarning(m); };
-  // Gateway logs are cut into blocks of the export's size directly; hashed traces are read at
-  // their own block size and coarsened afterwards.
-  const uint32_t gateway_block_size =
-      a.block_size > 0 ? a.block_size : DefaultExportBlockSize(*target);
-  ctx.on_format = [&](InputFormat f, ReadContext* c) {
-    c->block_size = IsHashedTrace(f) ? a.trace_block_size : gateway_block_size;
-  };
-  auto loaded = LoadInputs(*inputs, *format, &ctx);
-  if (!loaded.ok()) {
-    PrintError(loaded.status().message());
-    return kExitUnusable;
-  }
-  LoadedInput& in = loaded.value();
-  if (tokenizer) {
-    Status enc = tokenizer->EncodeStatus();  // a split pattern over its PCRE2 limits
-    if (!enc.ok()) {
-      PrintError(enc.message());
-      return kExitUnusable;
-    }
-  }
-  if (RealRecordCount(in) == 0) {  // an empty export would replace a good one: refuse
-    PrintError(NoRequestsMessage(ctx.name, in, skips));
-    return kExitUnusable;
-  }
-  if (tokenizer && IsHashedTrace(in.format)) {
-    PrintWarning(fmt::format("--tokenizer has no effect on {} input: hashed traces carry no text",
-                             FormatName(in.format)));
-  }
-  if (!model_files.models.empty() && IsHashedTrace(in.format)) {
-    PrintWarning(fmt::format(
-        "--chat-template and --model-dir have no effect on {} input: hashed traces carry no text",
-        FormatName(in.format)));
-  }
-  auto block_size = ChooseBlockSize(a, *target, in);
-  if (!block_size.ok()) {
-    PrintError(block_size.status().message());
-    return kExitUnusable;
-  }
-
-  ExportOptions opts;
-  opts.target = *target;
-  opts.block_size = *block_size;
-  opts.dense_ids = a.dense_ids;
-  opts.absolute_time = a.absolute_time;
-  opts.default_output_length = a.default_output_length;
-
-  OutputWriter file;
-  Status st = file.Open(*output);
-  if (!st.ok()) {
-    PrintError(st.message());
-    return kExitUnusable;
-  }
-  ExportStats stats;
-  st = ExportTrace(
-      in.records, opts, &ctx, [&file](std::string_view chunk) { return file.Write(chunk); },
-      &stats);
-  if (st.ok()) st = file.Commit();
-  if (!st.ok()) {
-    file.Abandon();
-    PrintError(st.message());
-    return kExitUnusable;
-  }
-
-  if (opts.block_size != DefaultExportBlockSize(opts.target))
-    PrintWarning(NonDefaultBlockHint(opts.target, opts.block_size));
-  if (stats.reblocked > 0)
-    PrintWarning(fmt::format("{} requests: blocks coarsened from the input's block size to {}",
-                             WithCommas(static_cast<int64_t>(stats.reblocked)), opts.block_size));
-  if (in.conformed_ids > 0)
-    PrintWarning(fmt::format(
-        "{} requests: hash_ids fitted to the logged token counts, which disagree with the "
-        "estimate the blocks were cut by (docs/EXPORT.md)",
-        WithCommas(static_cast<int64_t>(in.conformed_ids))));
-  if (stats.extended + stats.truncated > 0)
-    PrintWarning(fmt::format(
-        "{} requests: hash_ids extended and {} truncated to ceil(input_length / block_size) "
-        "(docs/EXPORT.md)",
-        WithCommas(static_cast<int64_t>(stats.extended)),
-        WithCommas(static_cast<int64_t>(stats.truncated))));
-  if (in.filtered_status > 0)
-    PrintWarning(fmt::format("{} rows with a non-2xx status were not exported",
-                             WithCommas(static_cast<int64_t>(in.filtered_status))));
-  if (stats.default_output > 0)
-    PrintWarning(fmt::format("{} requests had no output length; wrote {} (--default-output-length)",
-                             WithCommas(static_cast<int64_t>(stats.default_output)),
-                             opts.default_output_length));
-  if (in.times.implausible > 0) PrintWarning(in.times.Message());
-  if (stats.untimed > 0)
-    PrintWarning(fmt::format("{} requests had no timestamp; each took the previous request's time",
-                             WithCommas(static_cast<int64_t>(stats.untimed))));
+  const ExportOptions& opts = result->options;
+  const ExportStats& stats = result->stats;
   if (!a.quiet) {
     std::string extra;
     if (opts.dense_ids)
@@ -238,17 +80,11 @@ int RunExport(const ExportArgs& a) {
                            WithCommas(static_cast<int64_t>(stats.written)), a.output,
                            ExportTargetName(opts.target), opts.block_size, extra)
                    .c_str(),
-               to_stdout ? stderr : stdout);  // stdout carries the trace itself
+               result->to_stdout ? stderr : stdout);  // stdout carries the trace itself
     std::fflush(stdout);
   }
-
-  uint64_t rows = in.records.size() + skips.total() + in.filtered_status;
-  if (rows == 0) return kExitOk;
-  // Rows skipped while reading and records skipped while exporting are both in `skips`.
-  double skip_share = static_cast<double>(skips.total()) / static_cast<double>(rows);
-  if (skip_share > a.io.max_skip_share) {
-    PrintError(fmt::format("{}: {} of {} rows skipped ({}), above --max-skip-share {}", ctx.name,
-                           skips.total(), rows, Percent(skip_share), a.io.max_skip_share));
+  if (!result->too_many_skipped.empty()) {
+    PrintError(result->too_many_skipped);
     return kExitTooManySkipped;
   }
   return kExitOk;
@@ -338,8 +174,17 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
   AddTokenizerOptions(cmd, &args->tok);
   cmd->add_flag("-q,--quiet", args->quiet, "No summary line on stdout");
   AddCctraceExportOptions(cmd, &args->cctrace);
-  cmd->callback(
-      [args, cmd, &registry] { registry.Set([args, cmd] { return DispatchExport(*args, cmd); }); });
+  cmd->callback([args, cmd, &registry] {
+    registry.Set([args, cmd] { return DispatchExport(*args, cmd); });
+    if (args->target != "cctrace")
+      registry.SetSpec([args]() -> Result<CommandSpec> {
+        auto spec = ToSpec(*args);
+        if (!spec.ok()) return spec.status();
+        CommandSpec c;
+        c.export_trace = std::move(spec).value();
+        return c;
+      });
+  });
 }
 
 }  // namespace ltl::cli

@@ -1,42 +1,10 @@
 // Fleet options of `profile` (see fleet_args.h).
 #include "cli/fleet_args.h"
 
-#include <fmt/format.h>
-
-#include <cmath>
-
-#include "common/units.h"
 #include "simulate/eviction_policy.h"
 #include "simulate/routing_policy.h"
 
 namespace ltl::cli {
-namespace {
-
-// The tokens every default prefix-hash key covers.
-constexpr uint32_t kDefaultRoutePrefixTokens = 512;
-
-// A size list whose items may also be "unbounded" (returned as kUnboundedCapacity).
-Result<std::vector<uint64_t>> ParseCapacityList(const std::string& text) {
-  std::vector<uint64_t> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = text.substr(start, comma - start);
-    start = comma + 1;
-    if (item == "unbounded" || item == "inf") {
-      out.push_back(kUnboundedCapacity);
-      continue;
-    }
-    auto r = ParseSize(item);
-    if (!r.ok()) return r.status();
-    if (*r == 0) return Status::InvalidArgument("a per-worker cache size must be positive");
-    out.push_back(*r);
-  }
-  return out;
-}
-
-}  // namespace
 
 void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
   const std::string group = "Fleet (N workers behind a router)";
@@ -80,91 +48,6 @@ void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
   need(cmd->add_flag("--no-prefill-queue", a->no_prefill_queue,
                      "Load model: prefills on a worker overlap instead of queueing behind each "
                      "other"));
-}
-
-Status CheckFleetArgs(const FleetArgs& a, const std::optional<KvMemory>& memory) {
-  if (a.workers == 0) return Status::Ok();
-  if (!a.capacity_gib.empty()) {
-    if (!memory)
-      return Status::InvalidArgument(
-          "--per-worker-capacity-gib needs the KV size per token: give --model, --model-config "
-          "or --kv-bytes-per-token");
-    auto gib = ParseDecimalList(a.capacity_gib);
-    if (!gib.ok())
-      return Status::InvalidArgument("--per-worker-capacity-gib: " + gib.status().message());
-  }
-  if (!a.capacity.empty()) {
-    auto r = ParseCapacityList(a.capacity);
-    if (!r.ok()) return Status::InvalidArgument("--per-worker-capacity: " + r.status().message());
-  }
-  if (!a.capacity_blocks.empty()) {
-    auto r = ParseCapacityList(a.capacity_blocks);
-    if (!r.ok())
-      return Status::InvalidArgument("--per-worker-capacity-blocks: " + r.status().message());
-  }
-  auto routing = ParseRoutingList(a.routing);
-  if (!routing.ok()) return Status::InvalidArgument("--routing: " + routing.status().message());
-  auto worker_policy = FindEvictionPolicy(a.worker_policy);
-  if (!worker_policy.ok())
-    return Status::InvalidArgument("--worker-policy: " + worker_policy.status().message());
-  if (!(*worker_policy)->online())
-    for (const RoutingPolicy* r : *routing)
-      if (r->AsCacheAware())
-        return Status::InvalidArgument(fmt::format(
-            "--worker-policy {} has no online cache, which the routing policy {} needs (it "
-            "watches every worker as requests arrive): pick cache-oblivious policies with "
-            "--routing, or another --worker-policy",
-            (*worker_policy)->name(), r->name()));
-  if (!(a.balance_rel_threshold >= 0) || !std::isfinite(a.balance_rel_threshold))
-    return Status::InvalidArgument("--balance-rel-threshold must be a number >= 0");
-  if (a.balance_abs_threshold < 0)
-    return Status::InvalidArgument("--balance-abs-threshold must be >= 0");
-  if (!(a.kv_cost_weight >= 0) || !std::isfinite(a.kv_cost_weight))
-    return Status::InvalidArgument("--kv-cost-weight must be a number >= 0");
-  if (!(a.prefill_rate > 0) || !(a.decode_rate > 0))
-    return Status::InvalidArgument("--prefill-rate and --decode-rate must be positive");
-  return Status::Ok();
-}
-
-std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& a, uint32_t block_size,
-                                                const CapacitySpec& capacities,
-                                                const std::optional<KvMemory>& memory) {
-  if (a.workers == 0) return std::nullopt;
-  const uint64_t bs = std::max<uint32_t>(block_size, 1);
-  FleetOptions o;
-  o.workers = a.workers;
-  std::vector<uint64_t> tokens = capacities.tokens, blocks = capacities.blocks;
-  if (!a.capacity.empty() || !a.capacity_blocks.empty() || !a.capacity_gib.empty()) {
-    tokens = a.capacity.empty() ? std::vector<uint64_t>{} : *ParseCapacityList(a.capacity);
-    blocks =
-        a.capacity_blocks.empty() ? std::vector<uint64_t>{} : *ParseCapacityList(a.capacity_blocks);
-  }
-  for (uint64_t t : tokens)
-    o.capacity_blocks.push_back(t == kUnboundedCapacity ? t : std::max<uint64_t>(t / bs, 1));
-  for (uint64_t b : blocks) o.capacity_blocks.push_back(b);
-  if (memory) {
-    o.kv_bytes_per_token = memory->bytes_per_token();
-    if (!a.capacity_gib.empty()) {
-      o.sizes_in_gib = a.capacity.empty() && a.capacity_blocks.empty();
-      const std::vector<double> gibs = *ParseDecimalList(a.capacity_gib);
-      for (double g : gibs)
-        o.capacity_blocks.push_back(
-            std::max<uint64_t>(KvCapacityBlocks(g, memory->bits_per_token, block_size), 1));
-    }
-  }
-  o.policies = *ParseRoutingList(a.routing);
-  o.worker_policy = *FindEvictionPolicy(a.worker_policy);
-  o.seed = a.seed;
-  o.prefix_blocks = a.route_prefix_blocks > 0
-                        ? a.route_prefix_blocks
-                        : static_cast<uint32_t>((kDefaultRoutePrefixTokens + bs - 1) / bs);
-  o.balance_rel_threshold = a.balance_rel_threshold;
-  o.balance_abs_threshold = a.balance_abs_threshold;
-  o.kv_cost_weight = a.kv_cost_weight;
-  o.load.prefill_rate = a.prefill_rate;
-  o.load.decode_rate = a.decode_rate;
-  o.load.prefill_queue = !a.no_prefill_queue;
-  return o;
 }
 
 }  // namespace ltl::cli

@@ -1,47 +1,16 @@
 // The fleet options of `profile` (--workers, --per-worker-capacity, --routing and the policies'
-// knobs): registration on the CLI11 command, checks before the input is read, and resolution into
-// FleetOptions once the trace's block size is known.
+// knobs) declared on the CLI11 command; the pipeline checks and resolves them
+// (pipeline/fleet_settings.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <optional>
-#include <string>
 
-#include "analyze/build_profile.h"
-#include "common/status.h"
-#include "models/kv_models.h"
-#include "simulate/fleet_options.h"
+#include "pipeline/fleet_settings.h"
 
 namespace ltl::cli {
 
-struct FleetArgs {
-  uint32_t workers = 0;         // 0 = no fleet simulation
-  std::string capacity;         // per-worker tokens, e.g. 1M,4M,unbounded
-  std::string capacity_blocks;  // per-worker blocks
-  std::string capacity_gib;     // per-worker GiB of the model's KV cache
-  std::string routing = "all";
-  std::string worker_policy = "lru";  // --worker-policy: each worker's eviction policy
-  uint64_t seed = 1;
-  uint32_t route_prefix_blocks = 0;  // 0 = the blocks covering the first 512 tokens
-  double balance_rel_threshold = 1.5;
-  int64_t balance_abs_threshold = 64;
-  double kv_cost_weight = 1.0;
-  double prefill_rate = LoadModel{}.prefill_rate;
-  double decode_rate = LoadModel{}.decode_rate;
-  bool no_prefill_queue = false;
-};
+using FleetArgs = FleetSettings;  // pipeline/fleet_settings.h
 
 void AddFleetOptions(CLI::App* cmd, FleetArgs* args);
-
-// Checks the fleet options (lists parse, values in range, GiB sizes have a KV size per token);
-// run before reading the input.
-Status CheckFleetArgs(const FleetArgs& args, const std::optional<KvMemory>& memory);
-
-// FleetOptions for a trace of this block size, or nullopt without --workers. Per-worker sizes
-// default to the single-cache sizes (`capacities`); GiB sizes become blocks as the KV cache
-// section's budgets do (KvCapacityBlocks).
-std::optional<FleetOptions> ResolveFleetOptions(const FleetArgs& args, uint32_t block_size,
-                                                const CapacitySpec& capacities,
-                                                const std::optional<KvMemory>& memory);
 
 }  // namespace ltl::cli

@@ -2,7 +2,6 @@
 #include "cli/input_options.h"
 
 #include "common/units.h"
-#include "read/postgres_input.h"
 #include "read/timestamp.h"
 
 namespace ltl::cli {
@@ -84,30 +83,6 @@ void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_not
                   "Gateway logs: file holding the secret hash key, created on first use (default "
                   ".ltl-salt in the working directory)" +
                       salt_note);
-}
-
-void ApplyInputArgs(const InputArgs& args, ReadContext* ctx) {
-  ctx->limits.max_line_bytes = args.limits.max_line_bytes;
-  ctx->limits.max_field_bytes = args.limits.max_field_bytes;
-  ctx->gateway.ts_column = args.ts_column;
-  ctx->gateway.template_name = args.template_name;
-  ctx->gateway.salt_file = args.salt_file;
-  ctx->gateway.source = args.source;
-  ctx->gateway.body_field = args.body_field;
-  ctx->gateway.status_field = args.status_field;
-  ctx->gateway.session_field = args.session_field;
-  ctx->gateway.time_field = args.time_field;
-  ctx->gateway.model_field = args.model_field;
-  ctx->gateway.reuse_prompts = !args.no_prompt_reuse;
-  double t = 0;
-  if (!args.since.empty() && ParseTimestamp(args.since, &t)) ctx->since = t;
-  if (!args.until.empty() && ParseTimestamp(args.until, &t)) ctx->until = t;
-}
-
-std::string InputDisplayName(const std::string& input) {
-  if (input == "-") return "<stdin>";
-  if (IsPostgresUri(input)) return RedactPostgresUri(input);
-  return input;
 }
 
 }  // namespace ltl::cli

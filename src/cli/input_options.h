@@ -1,7 +1,7 @@
-// The reading options shared by `profile` and `export`: skip tolerance, line and field limits, and
-// the gateway-log settings (timestamp column, template layout or model files, salt file); and
-// copying them into a ReadContext. One definition so both commands accept the same values with the
-// same meaning.
+// The reading options shared by `profile`, `export` and `hash-shard` (skip tolerance, line and
+// field limits, the gateway-log settings) declared on a CLI11 command, into the pipeline's
+// InputSettings (pipeline/input_settings.h). One declaration so every command accepts the same
+// values with the same meaning.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -9,34 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "read/read_context.h"
+#include "pipeline/input_settings.h"
 
 namespace ltl::cli {
 
-struct InputArgs {
-  double max_skip_share = 0.5;
-  ReadLimits limits;      // --max-line-bytes, --max-field-bytes (defaults in read/read_context.h)
-  std::string ts_column;  // gateway logs: timestamp column ("" = detected)
-  std::string template_name = "auto";   // gateway logs: chat-template layout
-  std::string chat_template;            // gateway logs: --chat-template FILE ("" = none)
-  std::vector<std::string> model_dirs;  // gateway logs: --model-dir [NAME=]DIR (cli/model_files.h)
-  std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
-  std::string source;                   // gateway logs: --source NAME ("" = detected)
-  // gateway logs: --body-field, --status-field, --session-field, --time-field, --model-field
-  std::string body_field, status_field, session_field, time_field, model_field;
-  bool no_prompt_reuse = false;  // gateway logs with --tokenizer: --no-prompt-reuse
-  // PostgreSQL inputs: --since/--until as given (any timestamp the readers accept)
-  std::string since, until;
-};
-
-// The input as messages and reports name it: "<stdin>" for "-", a PostgreSQL URI without its
-// password, else the path as given.
-std::string InputDisplayName(const std::string& input);
+using InputArgs = InputSettings;  // pipeline/input_settings.h
 
 // `salt_note` ends the --salt-file help (what the key means for this command).
 void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_note);
-
-// Sets ctx->limits and ctx->gateway from the options.
-void ApplyInputArgs(const InputArgs& args, ReadContext* ctx);
 
 }  // namespace ltl::cli

@@ -1,37 +1,25 @@
-// `llmtrafficlens profile`: read an input, replay it, write report.json / report.html and print
-// the terminal summary.
+// `llmtrafficlens profile`: the options (parsed into a ProfileSpec), the run
+// (pipeline/profile_run.h: read, replay, write report.json / report.html) and the terminal summary.
 #include <fmt/format.h>
 
 #include <memory>
 
-#include "analyze/analyze_input.h"
 #include "cli/commands.h"
 #include "cli/fleet_args.h"
-#include "cli/input_files.h"
 #include "cli/input_options.h"
 #include "cli/kv_cache_options.h"
-#include "cli/model_files.h"
-#include "cli/prefix_text_pass.h"
 #include "cli/progress_line.h"
 #include "cli/tokenizer_options.h"
-#include "common/atomic_file.h"
-#include "common/output_path.h"
 #include "common/safe_label.h"
 #include "common/units.h"
-#include "hash/block_interner.h"
-#include "ingest/load_input.h"
-#include "ingest/merge_inputs.h"
-#include "report/report_html.h"
-#include "report/report_json.h"
+#include "pipeline/profile_run.h"
 #include "report/terminal_summary.h"
-#include "shard/run_inputs.h"
-#include "simulate/trace.h"
 
 namespace ltl::cli {
 namespace {
 
 struct ProfileArgs {
-  std::vector<std::string> inputs;  // FILE...: paths and globs (cli/input_files.h)
+  std::vector<std::string> inputs;  // FILE...: paths and globs (pipeline/input_files.h)
   std::string format = "auto";
   std::string output_prefix = "report";
   uint32_t block_size = 0;
@@ -49,194 +37,75 @@ struct ProfileArgs {
   bool warm_prefix = false;  // cache traces: pre-populate tools+system blocks
 };
 
-int RunProfile(const ProfileArgs& a) {
+Result<ProfileSpec> ToSpec(const ProfileArgs& a) {
+  ProfileSpec spec;
   auto format = ParseFormatName(a.format);
-  if (!format.ok()) {
-    PrintError(format.status().message());
-    return kExitUnusable;
-  }
-  if (!(a.warmup >= 0 && a.warmup < 1)) {
-    PrintError("--warmup must be in [0, 1)");
-    return kExitUnusable;
-  }
-  CapacitySpec caps;
+  if (!format.ok()) return format.status();
+  if (!(a.warmup >= 0 && a.warmup < 1))
+    return Status::InvalidArgument("--warmup must be in [0, 1)");
   if (!a.capacity.empty()) {
     auto r = ParseSizeList(a.capacity);
-    if (!r.ok()) {
-      PrintError("--capacity: " + r.status().message());
-      return kExitUnusable;
-    }
-    caps.tokens = *r;
+    if (!r.ok()) return Status::InvalidArgument("--capacity: " + r.status().message());
+    spec.capacities.tokens = *r;
   }
   if (!a.capacity_blocks.empty()) {
     auto r = ParseSizeList(a.capacity_blocks);
-    if (!r.ok()) {
-      PrintError("--capacity-blocks: " + r.status().message());
-      return kExitUnusable;
-    }
-    caps.blocks = *r;
+    if (!r.ok()) return Status::InvalidArgument("--capacity-blocks: " + r.status().message());
+    spec.capacities.blocks = *r;
   }
-  if (caps.tokens.empty() && caps.blocks.empty()) caps.tokens = DefaultCapacityTokens();
-  auto loaded_models =
-      LoadModelFiles(a.io.chat_template, a.io.model_dirs, !a.tok.tokenizer.empty());
-  if (!loaded_models.ok()) {
-    PrintError(loaded_models.status().message());
-    return kExitUnusable;
-  }
-  LoadedModelFiles model_files = std::move(loaded_models).value();
-  // --model-dir DIR's config.json gives the KV bytes per token unless the user said otherwise.
-  KvCacheArgs kv_args = a.kv;
-  if (!model_files.kv_config.empty() && kv_args.model.empty() && kv_args.model_config.empty() &&
-      kv_args.kv_bytes_per_token == 0)
-    kv_args.model_config = model_files.kv_config;
-  auto kv_request = ResolveKvCacheArgs(kv_args);
-  if (!kv_request.ok()) {
-    PrintError(kv_request.status().message());
-    return kExitUnusable;
-  }
-  KvCacheArgs tier_args = a.kv;
-  tier_args.decode_rate = a.fleet.decode_rate;  // one --decode-rate for the load and time models
-  auto tiers_request = ResolveTiersArgs(tier_args, *kv_request);
-  if (!tiers_request.ok()) {
-    PrintError(tiers_request.status().message());
-    return kExitUnusable;
-  }
-  if (Status fst = CheckFleetArgs(a.fleet, kv_request->memory); !fst.ok()) {
-    PrintError(fst.message());
-    return kExitUnusable;
-  }
-  // The outputs are checked before any work: a run never ends by refusing its -o.
-  if (a.output_prefix == "-") {
-    PrintError(ResolveOutputPath("-", /*allow_stream=*/false).status().message());
-    return kExitUnusable;
-  }
-  const std::string prefix = ReportPrefix(a.output_prefix);
-  auto json_out = ResolveOutputPath(prefix + ".json", /*allow_stream=*/false);
-  auto html_out = ResolveOutputPath(prefix + ".html", /*allow_stream=*/false);
-  for (const auto* out : {&json_out, &html_out})
-    if (!out->ok()) {
-      PrintError(out->status().message());
-      return kExitUnusable;
-    }
+  spec.read.inputs = a.inputs;
+  spec.read.format = *format;
+  spec.read.block_size = a.block_size;
+  spec.read.io = a.io;
+  spec.read.tok = a.tok;
+  spec.read.threads = a.kv.threads;  // 0 = all cores
+  spec.warmup = a.warmup;
+  spec.evict_order =
+      a.evict_order == "head-first" ? EvictOrder::kHeadFirst : EvictOrder::kTailFirst;
+  spec.lru = a.eviction == "sglang" ? LruEngine::kSglang : LruEngine::kVllm;
+  spec.kv = KvCacheSettingsOf(a.kv);
+  spec.fleet = a.fleet;
+  spec.warm_prefix = a.warm_prefix;
+  spec.show_prefix_text = a.show_prefix_text;
+  spec.output_prefix = a.output_prefix;
+  return spec;
+}
 
-  auto inputs = ExpandInputs(a.inputs);
-  if (!inputs.ok()) {
-    PrintError(inputs.status().message());
+int RunProfile(const ProfileArgs& a) {
+  auto spec = ToSpec(a);
+  if (!spec.ok()) {
+    PrintError(spec.status().message());
     return kExitUnusable;
   }
-  if (a.show_prefix_text > 0 && inputs->size() > 1) {
-    PrintError("--show-prefix-text reads one file: give one input (or profile each file)");
-    return kExitUnusable;
-  }
-  SkipCounter skips;
-  ReadContext ctx;
-  ctx.name = RunInputName(*inputs);
-  ctx.block_size = a.block_size;
-  ctx.skips = &skips;
-  ApplyInputArgs(a.io, &ctx);
-  ctx.cctrace_warm_prefix = a.warm_prefix;
-  auto loaded_tokenizer = LoadCachedTokenizer(a.tok);
-  if (!loaded_tokenizer.ok()) {
-    PrintError(loaded_tokenizer.status().message());
-    return kExitUnusable;
-  }
-  std::unique_ptr<Tokenizer> tokenizer = std::move(loaded_tokenizer).value();
-  ctx.gateway.tokenizer = tokenizer.get();
-  ctx.gateway.models = model_files.models;
-  ctx.threads = a.kv.threads;  // 0 = all cores
-  BlockInterner interner;      // block ids leave the records as they are read
-  ctx.interner = &interner;
-  ctx.warn = [](const std::string& m) { PrintWarning(m); };
-  ProgressLine progress(ProgressLine::Wanted(a.quiet), ctx.name);
-  ctx.progress = [&progress](uint64_t bytes, uint64_t total) { progress.Update(bytes, total); };
-  ctx.warn = [&progress](const std::string& m) {
-    progress.Finish();  // a warning takes its own line, the progress line is redrawn after it
+  std::unique_ptr<ProgressLine> progress;
+  RunHooks hooks;
+  hooks.read_start = [&](const std::string& name) {
+    progress = std::make_unique<ProgressLine>(ProgressLine::Wanted(a.quiet), name);
+  };
+  hooks.progress = [&](uint64_t bytes, uint64_t total) {
+    if (progress) progress->Update(bytes, total);
+  };
+  hooks.read_done = [&] {
+    if (progress) progress->Finish();
+  };
+  hooks.warn = [&](const std::string& m) {
+    if (progress) progress->Finish();  // a warning takes its own line, the progress line after it
     PrintWarning(m);
   };
-  auto loaded = LoadRunInputs(*inputs, *format, &ctx);
-  progress.Finish();
-  if (!loaded.ok()) {
-    PrintError(loaded.status().message());
+  auto result = ProfileRun(std::move(spec).value(), hooks);
+  if (progress) progress->Finish();
+  if (!result.ok()) {
+    PrintError(result.status().message());
     return kExitUnusable;
   }
-  LoadedInput& in = loaded->input;
-  if (RealRecordCount(in) == 0) {  // nothing to measure: say why, write nothing
-    PrintError(NoRequestsMessage(ctx.name, in, skips));
-    return kExitUnusable;
-  }
-  if (tokenizer && !in.gateway) {
-    PrintWarning(fmt::format("--tokenizer has no effect on {} input: hashed traces carry no text",
-                             FormatName(in.format)));
-  }
-  if (!model_files.models.empty() && !in.gateway) {
-    PrintWarning(fmt::format(
-        "--chat-template and --model-dir have no effect on {} input: hashed traces carry no text",
-        FormatName(in.format)));
-  }
-
-  AnalyzeOptions analyze;
-  analyze.input_name = ctx.name;
-  analyze.replay.warmup = a.warmup;
-  analyze.replay.order =
-      a.evict_order == "head-first" ? EvictOrder::kHeadFirst : EvictOrder::kTailFirst;
-  analyze.replay.lru = a.eviction == "sglang" ? LruEngine::kSglang : LruEngine::kVllm;
-  analyze.capacities = caps;
-  analyze.kv_cache = *kv_request;
-  analyze.tiers = *tiers_request;
-  analyze.warm_prefix = a.warm_prefix;
-  analyze.tokenizer = loaded->tokenizer;  // --tokenizer, or the one the shards were cut with
-  Trace trace = BuildTrace(in.records, std::move(interner));
-  analyze.fleet = ResolveFleetOptions(a.fleet, trace.block_size, caps, kv_request->memory);
-  Profile p = AnalyzeInput(in, trace, skips, analyze);
-  if (a.show_prefix_text > 0) {
-    if (!in.gateway) {
-      PrintWarning(fmt::format("--show-prefix-text: {} is a hashed trace and holds no prompt text",
-                               ctx.name));
-    } else if (loaded->shards > 0) {
-      PrintWarning("--show-prefix-text: a hashed shard holds no prompt text");
-    } else if (inputs->front().path == "-") {
-      PrintWarning("--show-prefix-text needs a file: standard input cannot be read a second time");
-    } else {
-      Status text_st = FillPrefixText(inputs->front().path, in.format, ctx, p.block_size,
-                                      a.show_prefix_text, &p.leaderboards);
-      if (!text_st.ok()) {
-        PrintError(text_st.message());
-        return kExitUnusable;
-      }
-    }
-  }
-
-  if (tokenizer) {
-    // A split pattern that ran into its PCRE2 limits tokenized some text unlike the reference:
-    // no report rather than a wrong one.
-    Status enc = tokenizer->EncodeStatus();
-    if (!enc.ok()) {
-      PrintError(enc.message());
-      return kExitUnusable;
-    }
-  }
-
-  const std::string json_path = prefix + ".json";
-  const std::string html_path = prefix + ".html";
-  // Both are renamed only when both are complete, report.json last (common/output_path.h).
-  Status st = WriteFilesTogether(
-      {{html_out->path, RenderReportHtml(p)}, {json_out->path, RenderReportJson(p)}});
-  if (!st.ok()) {
-    PrintError(st.message());
-    return kExitUnusable;
-  }
-  std::string summary = RenderTerminalSummary(p);
+  std::string summary = RenderTerminalSummary(result->profile);
   // The paths are the user's, but a path can hold control characters: printed escaped, like
   // every message line (common/safe_label.h).
-  summary +=
-      fmt::format("\nwrote {}, {}\n", EscapeForTerminal(json_path), EscapeForTerminal(html_path));
+  summary += fmt::format("\nwrote {}, {}\n", EscapeForTerminal(result->json_path),
+                         EscapeForTerminal(result->html_path));
   PrintOutput(summary);
-
-  if (p.rows_read == 0) return kExitOk;
-  double skip_share = static_cast<double>(skips.total()) / static_cast<double>(p.rows_read);
-  if (skip_share > a.io.max_skip_share) {
-    PrintError(fmt::format("{}: {} of {} rows skipped ({}), above --max-skip-share {}", ctx.name,
-                           skips.total(), p.rows_read, Percent(skip_share), a.io.max_skip_share));
+  if (!result->too_many_skipped.empty()) {
+    PrintError(result->too_many_skipped);
     return kExitTooManySkipped;
   }
   return kExitOk;
@@ -287,7 +156,16 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);
   AddKvCacheOptions(cmd, &args->kv);
-  cmd->callback([args, &registry] { registry.Set([args] { return RunProfile(*args); }); });
+  cmd->callback([args, &registry] {
+    registry.Set([args] { return RunProfile(*args); });
+    registry.SetSpec([args]() -> Result<CommandSpec> {
+      auto spec = ToSpec(*args);
+      if (!spec.ok()) return spec.status();
+      CommandSpec c;
+      c.profile = std::move(spec).value();
+      return c;
+    });
+  });
 }
 
 }  // namespace ltl::cli

@@ -1,25 +1,23 @@
-// The `--tokenizer` / `--data-dir` options shared by `profile` and `export`, and loading the chosen
-// tokenizer wrapped in the segment cache (conversations resend their history).
+// The `--tokenizer` / `--data-dir` options shared by `profile`, `export` and `hash-shard`, declared
+// on a CLI11 command into the pipeline's TokenizerSpec (pipeline/run_setup.h loads it).
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <memory>
-#include <string>
 
-#include "common/status.h"
-#include "tokenize/tokenizer.h"
+#include "pipeline/run_setup.h"
 
 namespace ltl::cli {
 
-struct TokenizerArgs {
-  std::string tokenizer;                        // "" = approximate counting
-  std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base / o200k_base live
-};
+using TokenizerArgs = TokenizerSpec;  // pipeline/run_setup.h
 
-void AddTokenizerOptions(CLI::App* cmd, TokenizerArgs* args);
-
-// Loads args.tokenizer (nullptr when none was asked for) behind a CachingTokenizer. The error is a
-// printable line starting with "--tokenizer: ".
-Result<std::unique_ptr<Tokenizer>> LoadCachedTokenizer(const TokenizerArgs& args);
+inline void AddTokenizerOptions(CLI::App* cmd, TokenizerArgs* args) {
+  cmd->add_option("--tokenizer", args->tokenizer,
+                  "Gateway logs: count and cut blocks with a real tokenizer: cl100k_base, "
+                  "o200k_base, a .tiktoken file or a Hugging Face tokenizer.json (default: "
+                  "approximate, 4 code points per token)");
+  cmd->add_option("--data-dir", args->data_dir,
+                  "Where cl100k_base / o200k_base are installed (default: the build's data "
+                  "directory, filled by scripts/fetch-vocab.sh)");
+}
 
 }  // namespace ltl::cli

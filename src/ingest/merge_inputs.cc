@@ -1,4 +1,4 @@
-// MergeInputs / LoadInputs (see merge_inputs.h).
+// MergeInputs (see merge_inputs.h).
 #include "ingest/merge_inputs.h"
 
 #include <fmt/format.h>
@@ -112,24 +112,6 @@ Result<LoadedInput> MergeInputs(std::vector<LoadedInput> parts) {
   if (out.gateway) out.counting = CountingSentence(out.records, out.counting_estimate);
   FinishGatewayPostPass(&out);
   return out;
-}
-
-Result<LoadedInput> LoadInputs(const std::vector<InputName>& inputs, InputFormat format,
-                               ReadContext* ctx) {
-  std::vector<LoadedInput> parts;
-  parts.reserve(inputs.size());
-  for (const InputName& input : inputs) {
-    ReadContext file_ctx = *ctx;
-    SkipCounter skips;
-    file_ctx.name = input.name;
-    file_ctx.skips = &skips;
-    file_ctx.gateway.defer_post_pass = true;
-    auto loaded = LoadInput(input.path, format, &file_ctx);
-    if (!loaded.ok()) return loaded.status();
-    if (ctx->skips) ctx->skips->Merge(skips);
-    parts.push_back(std::move(loaded).value());
-  }
-  return MergeInputs(std::move(parts));
 }
 
 SkipCounter MergedSkips(const LoadedInput& in) {

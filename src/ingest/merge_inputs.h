@@ -1,4 +1,4 @@
-// MergeInputs / LoadInputs: several input files of one run (rotated logs, mixed compression) as
+// MergeInputs: several input files of one run (rotated logs, mixed compression) as
 // one input. Their records are concatenated in file order and replay by time, stably (BuildTrace,
 // common/replay_order.h), which is the k-way merge of time-sorted files with ties kept in file
 // order, then line order. The gateway post-pass (inferred conversations, filler sessions,
@@ -7,31 +7,19 @@
 // Times are checked and filled per file (ingest/time_check.h), as a shard of that file would be.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "common/skip_counter.h"
 #include "common/status.h"
 #include "ingest/load_input.h"
-#include "read/read_context.h"
 
 namespace ltl {
-
-struct InputName {
-  std::string path;  // what to open
-  std::string name;  // as shown in messages and the report
-};
 
 // Merges inputs read with ctx->gateway.defer_post_pass (or hashed traces), in the order given,
 // and runs the gateway post-pass. All must be gateway logs (csv and jsonl may mix), or all the
 // same hashed-trace format; a cache trace (cctrace) merges with nothing. Ids already interned stay
 // interned (records keep their order, so interner record i is merged record i).
 Result<LoadedInput> MergeInputs(std::vector<LoadedInput> parts);
-
-// Reads every input in order (each with its own skip counter, the post-pass deferred, its ids into
-// ctx->interner when set) and merges them. *ctx->skips receives every file's skips.
-Result<LoadedInput> LoadInputs(const std::vector<InputName>& inputs, InputFormat format,
-                               ReadContext* ctx);
 
 // Every file's skips in one counter (the run's total).
 SkipCounter MergedSkips(const LoadedInput& in);

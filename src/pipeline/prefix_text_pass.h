@@ -11,11 +11,11 @@
 #include "read/input_format.h"
 #include "read/read_context.h"
 
-namespace ltl::cli {
+namespace ltl {
 
 // `ctx` is the first pass's context (its gateway options are reused; nothing is counted or
 // printed again). `block_size` is the gateway block size used by the first pass.
 Status FillPrefixText(const std::string& path, InputFormat format, const ReadContext& ctx,
                       uint32_t block_size, size_t n_chars, Leaderboards* lb);
 
-}  // namespace ltl::cli
+}  // namespace ltl

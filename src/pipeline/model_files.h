@@ -13,7 +13,7 @@
 #include "read/read_context.h"
 #include "tokenize/tokenizer.h"
 
-namespace ltl::cli {
+namespace ltl {
 
 struct LoadedModelFiles {
   std::vector<ModelFiles> models;                      // for ReadContext::gateway.models
@@ -38,4 +38,4 @@ Result<LoadedModelFiles> LoadModelFiles(const std::string& chat_template,
                                         const std::vector<std::string>& model_dirs,
                                         bool has_tokenizer);
 
-}  // namespace ltl::cli
+}  // namespace ltl

@@ -1,5 +1,5 @@
 // FILE... arguments: globs, stdin, names (see input_files.h).
-#include "cli/input_files.h"
+#include "pipeline/input_files.h"
 
 #include <fmt/format.h>
 #include <glob.h>
@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <set>
 
-#include "cli/input_options.h"
+#include "pipeline/input_settings.h"
 #include "read/postgres_input.h"
 
-namespace ltl::cli {
+namespace ltl {
 namespace {
 
 bool HasGlobChars(const std::string& s) {
@@ -65,4 +65,4 @@ std::string RunInputName(const std::vector<InputName>& inputs) {
   return fmt::format("{} files", inputs.size());
 }
 
-}  // namespace ltl::cli
+}  // namespace ltl

@@ -1,12 +1,14 @@
 // Loading --chat-template and --model-dir (see model_files.h).
-#include "cli/model_files.h"
+#include "pipeline/model_files.h"
+
+#include <fmt/format.h>
 
 #include <filesystem>
 
 #include "render/model_chat_template.h"
 #include "tokenize/caching_tokenizer.h"
 
-namespace ltl::cli {
+namespace ltl {
 namespace {
 
 namespace fs = std::filesystem;
@@ -73,9 +75,10 @@ Result<LoadedModelFiles> LoadModelFiles(const std::string& chat_template,
                                          "' given twice");
     } else {
       if (!unnamed.empty())
-        return Status::InvalidArgument("--model-dir: two folders for every request (" + unnamed +
-                                       ", " + arg +
-                                       "); name them NAME=DIR to serve requests by model");
+        return Status::InvalidArgument(
+            fmt::format("--model-dir: two folders for every request ({}, {}); name them NAME=DIR "
+                        "to serve requests by model",
+                        unnamed, arg));
       unnamed = arg;
     }
   }
@@ -101,4 +104,4 @@ Result<LoadedModelFiles> LoadModelFiles(const std::string& chat_template,
   return out;
 }
 
-}  // namespace ltl::cli
+}  // namespace ltl

@@ -7,9 +7,13 @@
 #include <vector>
 
 #include "common/status.h"
-#include "ingest/merge_inputs.h"
 
-namespace ltl::cli {
+namespace ltl {
+
+struct InputName {
+  std::string path;  // what to open
+  std::string name;  // as shown in messages and the report
+};
 
 // Expands the arguments in order; a pattern's matches are sorted (glob(3)). A pattern that matches
 // nothing, a repeated file, or "-" among other inputs is an error.
@@ -18,4 +22,4 @@ Result<std::vector<InputName>> ExpandInputs(const std::vector<std::string>& args
 // How a run over `inputs` is named in the report: the one file's name, or "N files".
 std::string RunInputName(const std::vector<InputName>& inputs);
 
-}  // namespace ltl::cli
+}  // namespace ltl

@@ -1,5 +1,5 @@
 // FillPrefixText (see prefix_text_pass.h).
-#include "cli/prefix_text_pass.h"
+#include "pipeline/prefix_text_pass.h"
 
 #include <unordered_map>
 #include <vector>
@@ -7,7 +7,7 @@
 #include "analyze/prefix_text.h"
 #include "ingest/load_input.h"
 
-namespace ltl::cli {
+namespace ltl {
 
 Status FillPrefixText(const std::string& path, InputFormat format, const ReadContext& ctx,
                       uint32_t block_size, size_t n_chars, Leaderboards* lb) {
@@ -34,4 +34,4 @@ Status FillPrefixText(const std::string& path, InputFormat format, const ReadCon
   return loaded.ok() ? Status::Ok() : loaded.status();
 }
 
-}  // namespace ltl::cli
+}  // namespace ltl

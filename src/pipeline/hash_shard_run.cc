@@ -1,0 +1,54 @@
+// HashShardRun (see hash_shard_run.h).
+#include "pipeline/hash_shard_run.h"
+
+#include <fmt/format.h>
+
+#include "common/atomic_file.h"
+#include "common/output_path.h"
+#include "shard/shard_codec.h"
+
+namespace ltl {
+
+Result<HashShardResult> HashShardRun(const HashShardSpec& spec, const RunHooks& hooks) {
+  Result<OutputPath> out = OutputPath{};
+  if (!spec.output.empty()) {
+    out = ResolveOutputPath(spec.output, /*allow_stream=*/false);
+    if (!out.ok()) return out.status();
+  }
+  auto inputs = ExpandInputs(spec.read.inputs);
+  if (!inputs.ok()) return inputs.status();
+  if (inputs->size() != 1)
+    return Status::InvalidArgument(fmt::format(
+        "{}: matches {} files; a shard holds one file (run hash-shard per file)",
+        spec.read.inputs.empty() ? std::string("FILE") : spec.read.inputs.front(), inputs->size()));
+  const InputName& input = inputs->front();
+  if (input.path != "-" && IsShardFile(input.path))
+    return Status::InvalidArgument(fmt::format("{}: is a shard already", input.name));
+  RunSetup run;
+  if (Status st = run.LoadModels(spec.read); !st.ok()) return st;
+  if (Status st = run.LoadTokenizer(spec.read); !st.ok()) return st;
+  run.MakeContext(input.name, spec.read, hooks);
+  HashShardResult result;
+  result.name = input.name;
+  if (hooks.read_start) hooks.read_start(input.name);
+  auto shard = HashShard(input.path, spec.read.format, &run.ctx);
+  if (hooks.read_done) hooks.read_done();
+  if (!shard.ok()) return shard.status();
+  if (Status enc = run.EncodeStatus(); !enc.ok()) return enc;
+  const LoadedInput& in = shard->input;
+  if (RealRecordCount(in) == 0)  // an empty shard would hide a misread file: refuse
+    return Status::InvalidArgument(NoRequestsMessage(input.name, in, run.skips));
+  if (!spec.output.empty()) {
+    const std::string bytes = EncodeShard(*shard);
+    if (Status st = WriteFileAtomically(out->path, bytes); !st.ok()) return st;
+    result.output_path = out->path;
+    result.bytes_written = bytes.size();
+  }
+  result.skipped = run.skips.total();
+  result.too_many_skipped = SkipShareMessage(input.name, run.skips.total(), in.files.front().rows(),
+                                             spec.read.io.max_skip_share, false);
+  result.shard = std::move(shard).value();
+  return result;
+}
+
+}  // namespace ltl

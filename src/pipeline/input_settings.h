@@ -1,0 +1,39 @@
+// InputSettings: the reading settings every run that reads inputs shares (skip tolerance, line and
+// field limits, the gateway-log settings: timestamp column, template layout or model files, salt
+// file, source and field overrides, PostgreSQL time window), and copying them into a ReadContext.
+// The command line declares them once (cli/input_options.h); the Python API sets the same fields.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "read/read_context.h"
+
+namespace ltl {
+
+struct InputSettings {
+  double max_skip_share = 0.5;
+  ReadLimits limits;      // --max-line-bytes, --max-field-bytes (defaults in read/read_context.h)
+  std::string ts_column;  // gateway logs: timestamp column ("" = detected)
+  std::string template_name = "auto";  // gateway logs: chat-template layout
+  std::string chat_template;           // gateway logs: --chat-template FILE ("" = none)
+  std::vector<std::string>
+      model_dirs;  // gateway logs: --model-dir [NAME=]DIR (pipeline/model_files.h)
+  std::string salt_file = ".ltl-salt";  // gateway logs: hash key file
+  std::string source;                   // gateway logs: --source NAME ("" = detected)
+  // gateway logs: --body-field, --status-field, --session-field, --time-field, --model-field
+  std::string body_field, status_field, session_field, time_field, model_field;
+  bool no_prompt_reuse = false;  // gateway logs with --tokenizer: --no-prompt-reuse
+  // PostgreSQL inputs: --since/--until as given (any timestamp the readers accept)
+  std::string since, until;
+};
+
+// The input as messages and reports name it: "<stdin>" for "-", a PostgreSQL URI without its
+// password, else the path as given.
+std::string InputDisplayName(const std::string& input);
+
+// Sets ctx->limits and ctx->gateway from the settings.
+void ApplyInputSettings(const InputSettings& args, ReadContext* ctx);
+
+}  // namespace ltl

@@ -1,0 +1,116 @@
+// ProfileRun (see profile_run.h).
+#include "pipeline/profile_run.h"
+
+#include <fmt/format.h>
+
+#include "analyze/analyze_input.h"
+#include "common/output_path.h"
+#include "pipeline/prefix_text_pass.h"
+#include "pipeline/run_inputs.h"
+#include "report/report_html.h"
+#include "report/report_json.h"
+#include "simulate/trace.h"
+
+namespace ltl {
+
+Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
+  if (!(spec.warmup >= 0 && spec.warmup < 1))
+    return Status::InvalidArgument("--warmup must be in [0, 1)");
+  CapacitySpec caps = spec.capacities;
+  if (caps.tokens.empty() && caps.blocks.empty()) caps.tokens = DefaultCapacityTokens();
+  RunSetup run;
+  if (Status st = run.LoadModels(spec.read); !st.ok()) return st;
+  // --model-dir DIR's config.json gives the KV bytes per token unless the user said otherwise.
+  KvCacheSettings kv_args = spec.kv;
+  if (!run.models.kv_config.empty() && kv_args.model.empty() && kv_args.model_config.empty() &&
+      kv_args.kv_bytes_per_token == 0)
+    kv_args.model_config = run.models.kv_config;
+  auto kv_request = ResolveKvCacheArgs(kv_args);
+  if (!kv_request.ok()) return kv_request.status();
+  KvCacheSettings tier_args = spec.kv;
+  tier_args.decode_rate = spec.fleet.decode_rate;  // one --decode-rate for the load and time models
+  auto tiers_request = ResolveTiersArgs(tier_args, *kv_request);
+  if (!tiers_request.ok()) return tiers_request.status();
+  if (Status fst = CheckFleetArgs(spec.fleet, kv_request->memory); !fst.ok()) return fst;
+  // The outputs are checked before any work: a run never ends by refusing its -o.
+  ProfileResult result;
+  Result<OutputPath> json_out = OutputPath{}, html_out = OutputPath{};
+  if (spec.output_prefix) {
+    if (*spec.output_prefix == "-") return ResolveOutputPath("-", /*allow_stream=*/false).status();
+    const std::string prefix = ReportPrefix(*spec.output_prefix);
+    result.json_path = prefix + ".json";
+    result.html_path = prefix + ".html";
+    json_out = ResolveOutputPath(result.json_path, /*allow_stream=*/false);
+    html_out = ResolveOutputPath(result.html_path, /*allow_stream=*/false);
+    for (const auto* out : {&json_out, &html_out})
+      if (!out->ok()) return out->status();
+  }
+
+  auto inputs = ExpandInputs(spec.read.inputs);
+  if (!inputs.ok()) return inputs.status();
+  if (spec.show_prefix_text > 0 && inputs->size() + spec.read.shards.size() > 1)
+    return Status::InvalidArgument(
+        "--show-prefix-text reads one file: give one input (or profile each file)");
+  if (inputs->empty() && spec.read.shards.empty()) return Status::InvalidArgument("no input");
+  std::vector<InputName> named = *inputs;  // a shard in memory is named by its file
+  for (const Shard& s : spec.read.shards)
+    named.push_back({"", s.input.files.empty() ? "shard" : s.input.files.front().name});
+  const std::string name = RunInputName(named);
+  run.MakeContext(name, spec.read, hooks);
+  run.ctx.cctrace_warm_prefix = spec.warm_prefix;
+  if (Status st = run.LoadTokenizer(spec.read); !st.ok()) return st;
+  run.ctx.gateway.tokenizer = run.tokenizer.get();
+  run.ctx.threads = spec.kv.threads;  // 0 = all cores
+  run.ctx.interner = &run.interner;   // block ids leave the records as they are read
+  if (hooks.read_start) hooks.read_start(name);
+  auto loaded = LoadRunInputs(*inputs, std::move(spec.read.shards), spec.read.format, &run.ctx);
+  if (hooks.read_done) hooks.read_done();
+  if (!loaded.ok()) return loaded.status();
+  LoadedInput& in = loaded->input;
+  const SkipCounter& skips = run.skips;
+  if (RealRecordCount(in) == 0)  // nothing to measure: say why, write nothing
+    return Status::InvalidArgument(NoRequestsMessage(name, in, skips));
+  run.WarnTextOptionsUnused(in, in.gateway, hooks);
+
+  AnalyzeOptions analyze;
+  analyze.input_name = name;
+  analyze.replay.warmup = spec.warmup;
+  analyze.replay.order = spec.evict_order;
+  analyze.replay.lru = spec.lru;
+  analyze.capacities = caps;
+  analyze.kv_cache = *kv_request;
+  analyze.tiers = *tiers_request;
+  analyze.warm_prefix = spec.warm_prefix;
+  analyze.tokenizer = loaded->tokenizer;  // --tokenizer, or the one the shards were cut with
+  Trace trace = BuildTrace(in.records, std::move(run.interner));
+  analyze.fleet = ResolveFleetOptions(spec.fleet, trace.block_size, caps, kv_request->memory);
+  result.profile = AnalyzeInput(in, trace, skips, analyze);
+  Profile& p = result.profile;
+  if (spec.show_prefix_text > 0) {
+    if (!in.gateway) {
+      hooks.Warn(
+          fmt::format("--show-prefix-text: {} is a hashed trace and holds no prompt text", name));
+    } else if (loaded->shards > 0) {
+      hooks.Warn("--show-prefix-text: a hashed shard holds no prompt text");
+    } else if (inputs->front().path == "-") {
+      hooks.Warn("--show-prefix-text needs a file: standard input cannot be read a second time");
+    } else {
+      Status text_st = FillPrefixText(inputs->front().path, in.format, run.ctx, p.block_size,
+                                      spec.show_prefix_text, &p.leaderboards);
+      if (!text_st.ok()) return text_st;
+    }
+  }
+  if (Status enc = run.EncodeStatus(); !enc.ok()) return enc;
+
+  if (spec.output_prefix) {
+    // Both are renamed only when both are complete, report.json last (common/output_path.h).
+    Status st = WriteFilesTogether(
+        {{html_out->path, RenderReportHtml(p)}, {json_out->path, RenderReportJson(p)}});
+    if (!st.ok()) return st;
+  }
+  result.too_many_skipped =
+      SkipShareMessage(name, skips.total(), p.rows_read, spec.read.io.max_skip_share, true);
+  return result;
+}
+
+}  // namespace ltl
