@@ -1,20 +1,30 @@
 // llmtrafficlens._core: the pybind11 binding under the Python package (python/llmtrafficlens/).
-// It adds no second implementation: `run` is the tool's own command line (cli/command_line.h) with
-// its messages collected instead of printed, and `Shard` is the C++ shard (shard/shard.h) loaded
-// with the shard codec, its per-request fields exposed through the buffer protocol as strided,
-// read-only views of the records (no copy).
+// It adds no second implementation: `profile`, `hash_shard` and `export` parse their keyword
+// options with the command line's own option table and checks (cli/command_line.h,
+// ParseCommandSpec) into the pipeline's specification and call the pipeline (pipeline/*_run.h) in
+// memory: the Profile becomes Python objects directly (no report.json file), shards go in and out
+// as objects. `Shard` is the C++ shard (shard/shard.h), its per-request fields exposed through the
+// buffer protocol as strided, read-only views of the records (no copy).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli/command_line.h"
+#include "cli/progress_line.h"
 #include "common/request_record.h"
 #include "hash/salt_file.h"
+#include "pipeline/export_run.h"
+#include "pipeline/hash_shard_run.h"
 #include "pipeline/input_files.h"
+#include "pipeline/profile_run.h"
+#include "report/report_json.h"
+#include "report/terminal_summary.h"
 #include "shard/shard.h"
 #include "shard/shard_codec.h"
 
@@ -83,32 +93,203 @@ std::shared_ptr<PyShard> FromResult(ltl::Result<ltl::Shard> r) {
   return s;
 }
 
-// Runs the command line; returns (exit code, errors, warnings, output).
-py::tuple Run(const std::vector<std::string>& args) {
-  std::vector<std::string> errors, warnings;
-  std::string output;
-  ltl::cli::MessageSink sink;
-  sink.error = [&errors](const std::string& m) { errors.push_back(m); };
-  sink.warning = [&warnings](const std::string& m) { warnings.push_back(m); };
-  sink.output = [&output](const std::string& m) { output += m; };
-  int code;
+[[noreturn]] void Raise(const ltl::Status& st) {
+  throw CoreError("llmtrafficlens: " + st.message());
+}
+
+// A keyword option's value as the command line would get it (a path-like object by os.fspath).
+std::string OptionText(const py::handle& v) {
+  if (py::hasattr(v, "__fspath__")) return py::str(v.attr("__fspath__")());
+  return py::str(v);
+}
+
+// Keyword options as the command line's tokens: block_size=32 is --block-size 32, True a bare
+// flag, False and None leave the option out, a list or tuple repeats it.
+std::vector<std::string> OptionTokens(const py::dict& options) {
+  std::vector<std::string> out;
+  for (const auto& [key, value] : options) {
+    std::string name = py::str(key);
+    for (char& c : name)
+      if (c == '_') c = '-';
+    const std::string flag = "--" + name;
+    if (value.is_none()) continue;
+    if (py::isinstance<py::bool_>(value)) {
+      if (value.cast<bool>()) out.push_back(flag);
+      continue;
+    }
+    if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+      for (const auto& item : value) {
+        out.push_back(flag);
+        out.push_back(OptionText(item));
+      }
+      continue;
+    }
+    out.push_back(flag);
+    out.push_back(OptionText(value));
+  }
+  return out;
+}
+
+// Parses `command POSITIONAL... options` with the command line's table; raises its message.
+ltl::cli::CommandSpec ParseSpec(const std::string& command,
+                                const std::vector<std::string>& positional,
+                                const py::dict& options) {
+  std::vector<std::string> args = {command};
+  args.insert(args.end(), positional.begin(), positional.end());
+  for (std::string& t : OptionTokens(options)) args.push_back(std::move(t));
+  auto spec = ltl::cli::ParseCommandSpec(args);
+  if (!spec.ok()) Raise(spec.status());
+  return std::move(spec).value();
+}
+
+// The warnings of one run, collected while the GIL is released and handed back as a list.
+struct Collected {
+  std::vector<std::string> warnings;
+  std::unique_ptr<ltl::cli::ProgressLine> progress;
+  ltl::RunHooks Hooks(bool show_progress) {
+    ltl::RunHooks h;
+    h.warn = [this](const std::string& m) {
+      if (progress) progress->Finish();
+      warnings.push_back(m);
+    };
+    if (show_progress) {
+      h.read_start = [this](const std::string& name) {
+        progress =
+            std::make_unique<ltl::cli::ProgressLine>(ltl::cli::ProgressLine::Wanted(false), name);
+      };
+      h.progress = [this](uint64_t bytes, uint64_t total) {
+        if (progress) progress->Update(bytes, total);
+      };
+      h.read_done = [this] {
+        if (progress) progress->Finish();
+      };
+    }
+    return h;
+  }
+};
+
+// report.json's value as Python objects, in its key order (what json.loads of the file gives:
+// a non-finite number is null there, None here).
+py::object ToPython(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::ordered_json::value_t::null:
+      return py::none();
+    case nlohmann::ordered_json::value_t::boolean:
+      return py::bool_(j.get<bool>());
+    case nlohmann::ordered_json::value_t::number_integer:
+      return py::int_(j.get<int64_t>());
+    case nlohmann::ordered_json::value_t::number_unsigned:
+      return py::int_(j.get<uint64_t>());
+    case nlohmann::ordered_json::value_t::number_float: {
+      const double d = j.get<double>();
+      return std::isfinite(d) ? py::object(py::float_(d)) : py::object(py::none());
+    }
+    case nlohmann::ordered_json::value_t::string: {
+      const auto& str = j.get_ref<const std::string&>();
+      // As the file's writer: an invalid UTF-8 sequence becomes U+FFFD.
+      PyObject* o =
+          PyUnicode_DecodeUTF8(str.data(), static_cast<py::ssize_t>(str.size()), "replace");
+      if (!o) throw py::error_already_set();
+      return py::reinterpret_steal<py::object>(o);
+    }
+    case nlohmann::ordered_json::value_t::array: {
+      py::list out;
+      for (const auto& v : j) out.append(ToPython(v));
+      return out;
+    }
+    case nlohmann::ordered_json::value_t::object: {
+      py::dict out;
+      for (const auto& [k, v] : j.items()) out[py::str(k)] = ToPython(v);
+      return out;
+    }
+    default:
+      return py::none();
+  }
+}
+
+// profile(paths, shards, options, output, progress) -> dict: the report as Python objects
+// ("data"), report.json's text ("json_text"), the terminal summary, the warnings and the
+// --max-skip-share message ("" = within). `shards` are replayed after `paths`, in order.
+py::dict Profile(const std::vector<std::string>& paths,
+                 const std::vector<std::shared_ptr<PyShard>>& shards, const py::dict& options,
+                 const std::optional<std::string>& output, bool progress) {
+  ltl::cli::CommandSpec parsed = ParseSpec("profile", paths, options);
+  if (!parsed.profile) Raise(ltl::Status::InvalidArgument("not a profile"));
+  ltl::ProfileSpec spec = std::move(*parsed.profile);
+  spec.output_prefix = output;
+  for (const auto& s : shards)
+    spec.read.shards.push_back(s->shard);  // the objects stay as they are
+  Collected collected;
+  ltl::Result<ltl::ProfileResult> result = ltl::Status::Ok();
   {
     py::gil_scoped_release release;
-    std::vector<std::string> argv = {"llmtrafficlens"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    code = ltl::cli::RunCommandLine(argv, &sink);
+    result = ltl::ProfileRun(std::move(spec), collected.Hooks(progress));
   }
-  return py::make_tuple(code, errors, warnings, output);
+  if (!result.ok()) Raise(result.status());
+  const ltl::Profile& p = result->profile;
+  std::string summary = ltl::RenderTerminalSummary(p);
+  if (output) summary += "\nwrote " + result->json_path + ", " + result->html_path + "\n";
+  py::dict out;
+  out["data"] = ToPython(ltl::ProfileToJson(p));
+  out["json_text"] = ltl::RenderReportJson(p);
+  out["summary"] = summary;
+  out["warnings"] = collected.warnings;
+  out["too_many_skipped"] = result->too_many_skipped;
+  return out;
+}
+
+// hash_shard(path, options) -> (Shard, warnings, --max-skip-share message).
+py::tuple HashShardOf(const std::string& path, const py::dict& options) {
+  ltl::cli::CommandSpec parsed = ParseSpec("hash-shard", {path}, options);
+  if (!parsed.hash_shard) Raise(ltl::Status::InvalidArgument("not hash-shard"));
+  Collected collected;
+  ltl::Result<ltl::HashShardResult> result = ltl::Status::Ok();
+  {
+    py::gil_scoped_release release;
+    result = ltl::HashShardRun(*parsed.hash_shard, collected.Hooks(false));
+  }
+  if (!result.ok()) Raise(result.status());
+  auto s = std::make_shared<PyShard>();
+  s->shard = std::move(result->shard);
+  return py::make_tuple(s, collected.warnings, result->too_many_skipped);
+}
+
+// export(paths, to, output, options) -> (summary, warnings, --max-skip-share message).
+py::tuple ExportTrace(const std::vector<std::string>& paths, const std::string& to,
+                      const std::string& output, const py::dict& options) {
+  std::vector<std::string> positional = paths;
+  for (const std::string& t : {std::string("--to"), to, std::string("--output"), output})
+    positional.push_back(t);
+  ltl::cli::CommandSpec parsed = ParseSpec("export", positional, options);
+  if (!parsed.export_trace)
+    Raise(ltl::Status::InvalidArgument("--to " + to +
+                                       ": the Python API exports mooncake and "
+                                       "bailian traces (cctrace: the command line)"));
+  Collected collected;
+  ltl::Result<ltl::ExportResult> result = ltl::Status::Ok();
+  {
+    py::gil_scoped_release release;
+    result = ltl::ExportRun(std::move(*parsed.export_trace), collected.Hooks(false));
+  }
+  if (!result.ok()) Raise(result.status());
+  return py::make_tuple(result->stats.written, collected.warnings, result->too_many_skipped);
 }
 
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = "llmtrafficlens C++ core (the tool's command line and its hashed shards)";
+  m.doc() = "llmtrafficlens C++ core (the tool's pipeline and its hashed shards)";
   m.attr("__version__") = LTL_VERSION;
   py::register_exception<CoreError>(m, "Error", PyExc_RuntimeError);
-  m.def("run", &Run, py::arg("args"),
-        "Runs `llmtrafficlens ARGS...`; returns (exit code, errors, warnings, stdout text)");
+  m.def("profile", &Profile, py::arg("paths"), py::arg("shards"), py::arg("options"),
+        py::arg("output"), py::arg("progress") = false,
+        "Profiles files and shards in memory; returns {data, json_text, summary, warnings, "
+        "too_many_skipped}");
+  m.def("hash_shard", &HashShardOf, py::arg("path"), py::arg("options"),
+        "The hashed shard of one file: (Shard, warnings, too_many_skipped)");
+  m.def("export", &ExportTrace, py::arg("paths"), py::arg("to"), py::arg("output"),
+        py::arg("options"),
+        "Writes a mooncake or bailian trace: (requests written, warnings, too_many_skipped)");
   m.def("command_options", &ltl::cli::CommandOptions, py::arg("command"),
         "The long options of a subcommand: [(name without --, takes a value)]");
   m.def(

@@ -1,26 +1,24 @@
-"""llmtrafficlens from Python: the C++ tool's own commands (profile, export, hash-shard) and its
-hashed shards, through the pybind11 module llmtrafficlens._core. Nothing is re-implemented here:
-each call builds the command line the CLI would get (keyword arguments become its flags:
-``block_size=32`` is ``--block-size 32``, ``True`` a bare flag, a list or tuple repeats the flag)
-and runs it in-process, so options, checks, defaults and error messages are the CLI's own
-(README.md, "Python and Dask").
+"""llmtrafficlens from Python: the C++ tool's runs (profile, export, hash-shard) and its hashed
+shards, through the pybind11 module llmtrafficlens._core, which calls the same pipeline the command
+line calls (src/pipeline/). Nothing is re-implemented here and nothing goes through the command
+line or a temporary file: keyword options are checked by the command line's own option table
+(``block_size=32`` is what ``--block-size 32`` is, ``True`` a bare flag, a list or tuple repeats the
+option), so options, checks, defaults and error messages are the CLI's own; the report comes back
+from the in-memory Profile, shards go in and out as objects (README.md, "Python and Dask").
 
     import llmtrafficlens as ltl
     report = ltl.profile(["a.csv.gz", "b.jsonl.zst"], salt_file=".ltl-salt")
     report.ceiling.hit_rate, report.curve[0].hit_rate, report.to_dict()
     shards = [ltl.hash_shard(p, salt_file=".ltl-salt") for p in paths]
-    ltl.replay(shards) == ltl.profile(paths)   # same report, minus the run description
+    ltl.replay(shards) == ltl.profile(paths)   # the same report
 """
-import json
+import copy
 import os
-import shutil
-import tempfile
 import warnings
 
 from . import _core
 
-__all__ = ["Error", "Warning", "Report", "Shard", "profile", "export", "hash_shard", "replay",
-           "command_line"]
+__all__ = ["Error", "Warning", "Report", "Shard", "profile", "export", "hash_shard", "replay"]
 __version__ = _core.__version__
 
 Error = _core.Error  # a RuntimeError carrying the CLI's message (and .exit_code when it exited)
@@ -37,33 +35,27 @@ def _paths(paths):
     return [os.fspath(p) for p in paths]
 
 
-def command_line(command, positional, options):
-    """The CLI arguments for a call: `command POSITIONAL... --flag value...` from keyword options."""
-    args = [command, *positional]
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if value is None or value is False:
-            continue
-        if value is True:
-            args.append(flag)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                args += [flag, os.fspath(v) if isinstance(v, os.PathLike) else str(v)]
-        else:
-            args += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
-    return args
+def _call(fn, *args):
+    """Runs a _core call; its Error carries exit_code 2 (the CLI's exit code for the same)."""
+    try:
+        return fn(*args)
+    except Error as e:
+        if not hasattr(e, "exit_code"):
+            e.exit_code = 2
+        raise
 
 
-def _run(args, allow_too_many_skipped=False):
-    """Runs the CLI in-process; raises Error with its message unless it exited 0 (or 1 when
-    allowed: the run finished and wrote its outputs, but skipped more rows than tolerated)."""
-    code, errors, warns, output = _core.run(args)
+def _finish(warns, too_many_skipped, allow_too_many_skipped=False):
+    """Issues the run's warnings; raises Error (exit_code 1) when more rows were skipped than
+    --max-skip-share tolerates, unless allowed. Returns the exit code the CLI would give."""
     for w in warns:
         warnings.warn(w, Warning, stacklevel=3)
-    if code == 0 or (code == 1 and allow_too_many_skipped):
-        return code, errors, output
-    err = Error("\n".join(errors) or f"llmtrafficlens {args[0]} exited {code}")
-    err.exit_code = code
+    if not too_many_skipped:
+        return 0
+    if allow_too_many_skipped:
+        return 1
+    err = Error("llmtrafficlens: " + too_many_skipped)
+    err.exit_code = 1
     raise err
 
 
@@ -115,18 +107,19 @@ class _Node:
 
     def to_dict(self):
         """A deep copy as plain dicts, lists, numbers and strings (json.loads of report.json)."""
-        return json.loads(json.dumps(self._data))
+        return copy.deepcopy(self._data)
 
 
 class Report(_Node):
-    """The content of report.json as Python objects (docs/REPORT.md describes every section);
-    report.summary is the CLI's terminal summary, report.exit_code 1 when too many rows were skipped.
-    """
+    """The report as Python objects, made from the run's Profile in memory: the content of
+    report.json (docs/REPORT.md describes every section). report.summary is the CLI's terminal
+    summary, report.exit_code 1 when too many rows were skipped, report.json_text the text
+    report.json holds (rendered on request: no file is written unless output= is given)."""
 
     __slots__ = ("summary", "exit_code", "json_text")
 
-    def __init__(self, json_text, summary="", exit_code=0):
-        super().__init__(json.loads(json_text))
+    def __init__(self, data, json_text, summary="", exit_code=0):
+        super().__init__(data)
         object.__setattr__(self, "json_text", json_text)
         object.__setattr__(self, "summary", summary)
         object.__setattr__(self, "exit_code", exit_code)
@@ -144,74 +137,58 @@ class Report(_Node):
         return pandas.json_normalize(value)
 
 
-def _profile_args(paths, output, options):
-    options = dict(options)
-    quiet = not options.pop("progress", False)
-    return command_line("profile", _paths(paths), {**options, "output": output, "quiet": quiet})
+def _report(paths, shards, output, options):
+    allow = options.pop("allow_too_many_skipped", False)
+    progress = bool(options.pop("progress", False))
+    options.pop("quiet", None)  # no progress line unless progress=True
+    if output is not None:
+        output = os.fspath(output)
+        if output.endswith(".json"):
+            output = output[: -len(".json")]
+    r = _call(_core.profile, paths, shards, options, output, progress)
+    code = _finish(r["warnings"], r["too_many_skipped"], allow)
+    return Report(r["data"], r["json_text"], r["summary"], code)
 
 
 def profile(paths, output=None, **options):
-    """`llmtrafficlens profile PATHS... [--option value...]`: returns the Report. `paths` is one
-    path or a list (files, globs, hashed shards); `output` is the -o prefix for report.json/.html
-    (default: a temporary directory, removed after reading). progress=True keeps the progress line.
-    Raises Error with the CLI's message when the CLI would exit 2 (or 1: too many rows skipped,
-    unless allow_too_many_skipped=True, which returns the report with exit_code 1)."""
-    allow = options.pop("allow_too_many_skipped", False)
-    tmp = None
-    try:
-        if output is None:
-            tmp = tempfile.mkdtemp(prefix="llmtrafficlens-")
-            prefix = os.path.join(tmp, "report")
-        else:
-            prefix = os.fspath(output)
-            if prefix.endswith(".json"):
-                prefix = prefix[: -len(".json")]
-        code, _, summary = _run(_profile_args(paths, prefix, options), allow)
-        with open(prefix + ".json", encoding="utf-8") as f:
-            return Report(f.read(), summary, code)
-    finally:
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
+    """`llmtrafficlens profile PATHS... [--option value...]` in memory: returns the Report. `paths`
+    is one path or a list (files, globs, hashed shard files); `output` is the -o prefix when
+    report.json/.html should be written too (default: nothing written). progress=True shows the
+    progress line. Raises Error with the CLI's message where the CLI would exit 2 (or 1: too many
+    rows skipped, unless allow_too_many_skipped=True, which returns the report with exit_code
+    1)."""
+    return _report(_paths(paths), [], output, dict(options))
 
 
 def export(paths, to, output, **options):
-    """`llmtrafficlens export PATHS... --to TARGET -o OUTPUT [--option value...]`; returns OUTPUT."""
-    options.setdefault("quiet", True)
-    _run(command_line("export", _paths(paths), {"to": to, "output": output, **options}))
+    """`llmtrafficlens export PATHS... --to mooncake|bailian -o OUTPUT [--option value...]`;
+    returns OUTPUT."""
+    options = dict(options)
+    options.pop("quiet", None)
+    _, warns, too_many = _call(_core.export, _paths(paths), to, os.fspath(output), options)
+    _finish(warns, too_many)
     return os.fspath(output)
 
 
 def hash_shard(path, salt_file=".ltl-salt", **options):
-    """`llmtrafficlens hash-shard PATH --salt-file SALT_FILE`: the file's hashed shard as a Shard
-    (text-free: times, lengths, salted block ids, conversation keys; its per-request fields as
-    buffers: memoryview(shard.column("input_tokens")), numpy.asarray(shard.block_ids(0))). The salt
-    is read from the file; its content never passes through Python."""
-    tmp = tempfile.mkdtemp(prefix="llmtrafficlens-")
-    try:
-        out = os.path.join(tmp, "shard.ltlshard")
-        args = command_line("hash-shard", [os.fspath(path)],
-                            {**options, "output": out, "salt_file": salt_file, "quiet": True})
-        _run(args)
-        return Shard.load(out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    """`llmtrafficlens hash-shard PATH --salt-file SALT_FILE` in memory: the file's hashed shard as
+    a Shard (text-free: times, lengths, salted block ids, conversation keys; its per-request fields
+    as buffers: memoryview(shard.column("input_tokens")), numpy.asarray(shard.block_ids(0))). The
+    salt is read from the file; its content never passes through Python."""
+    options = dict(options, salt_file=salt_file)
+    options.pop("quiet", None)
+    shard, warns, too_many = _call(_core.hash_shard, os.fspath(path), options)
+    _finish(warns, too_many)
+    return shard
 
 
 def replay(shards, output=None, **options):
-    """Replays shards (Shard objects or shard file paths, in any mix) into one Report, exactly as
-    `llmtrafficlens profile SHARD...` does: the report `profile` gives on the shards' files."""
-    tmp = tempfile.mkdtemp(prefix="llmtrafficlens-")
-    try:
-        paths = []
-        for i, s in enumerate(shards):
-            if isinstance(s, Shard):
-                p = os.path.join(tmp, f"{i:06d}.ltlshard")
-                s.save(p)
-                paths.append(p)
-            else:
-                paths.append(os.fspath(s))
-        if not paths:
-            raise Error("llmtrafficlens: replay needs at least one shard")
-        return profile(paths, output=output, **options)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    """Replays shards (Shard objects or shard file paths, in any mix and in the order given) into
+    one Report in memory, exactly as `llmtrafficlens profile SHARD...` does: the report `profile`
+    gives on the shards' files."""
+    items = [s if isinstance(s, Shard) else Shard.load(os.fspath(s)) for s in shards]
+    if not items:
+        err = Error("llmtrafficlens: replay needs at least one shard")
+        err.exit_code = 2
+        raise err
+    return _report([], items, output, dict(options))

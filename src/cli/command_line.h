@@ -1,8 +1,9 @@
 // RunCommandLine: the whole command line of the tool in one call (parse, check the numeric options,
-// run the chosen command, map failures to exit codes), shared by main.cc and the Python binding
-// (python/core_module.cc), which builds an argv from keyword arguments so both accept the same
-// options with the same checks and messages. Messages go through a MessageSink: stdout/stderr for
-// the executable, collected strings for the binding (which raises them as Python exceptions).
+// run the chosen command, map failures to exit codes), main.cc's. ParseCommandSpec: the same
+// option table and checks parsing into the pipeline's specification without running, which the
+// Python binding (python/core_module.cc) calls with its keyword options, so both front ends accept
+// the same options with the same checks and messages. Messages go through a MessageSink:
+// stdout/stderr for the executable, or collected strings.
 #pragma once
 
 #include <functional>

@@ -1,6 +1,7 @@
-"""The Python package (issue 20 item 3) against independent references: the CLI binary run as a
-separate process on the same files. profile() returns what `llmtrafficlens profile` writes to
-report.json, byte for byte; replay() of hash_shard() of each file equals `profile` of the files;
+"""The Python package (issue 20 item 3, issue 31 item 2) against independent references: the CLI
+binary run as a separate process on the same files. profile() returns, from the Profile in memory,
+what `llmtrafficlens profile` writes to report.json, byte for byte and as objects; replay() of
+in-memory hash_shard() results of each file equals `profile` of the files;
 export() writes the CLI's export byte for byte; a shard's buffers hold the request lengths the
 CLI's mooncake export lists; an error raises llmtrafficlens.Error with the CLI's own stderr line.
 Run with Debian's /usr/bin/python3 (ctest sets PYTHONPATH to the build's package, the one
@@ -55,7 +56,33 @@ class PythonApi(unittest.TestCase):
         self.assertEqual([c.hit_rate for c in report.curve], [c["hit_rate"] for c in ref["curve"]])
         self.assertEqual(report.ceiling.hit_rate, ref["ceiling"]["hit_rate"])
         self.assertEqual(report.input.files[1].file, self.m.b)
-        self.assertIn("wrote", report.summary)
+        self.assertNotIn("wrote", report.summary)  # nothing written without output=
+        prefix = os.path.join(self.dir, "written")
+        written = self.quiet(ltl.profile, self.files, output=prefix, salt_file=self.salt)
+        self.assertIn("wrote", written.summary)
+        with open(prefix + ".json", encoding="utf-8") as f:
+            self.assertEqual(f.read(), cli)
+
+    def test_module_runs_the_pipeline_in_memory(self):
+        # No call of the command-line entry point and no temporary file anywhere in the package.
+        pkg = os.path.dirname(ltl.__file__)
+        for name in sorted(os.listdir(pkg)):
+            if name.endswith(".py"):
+                with open(os.path.join(pkg, name), encoding="utf-8") as f:
+                    text = f.read()
+                for banned in ("_core.run(", "tempfile", "subprocess", "RunCommandLine"):
+                    self.assertNotIn(banned, text, name)
+        self.assertFalse(hasattr(ltl._core, "run"))
+
+    def test_replay_of_in_memory_shards_equals_profile_of_files(self):
+        # One shard and three: the report (its run name included) is profile's on the files.
+        for files in ([self.m.c], self.files):
+            ref = self.quiet(ltl.profile, files, salt_file=self.salt)
+            shards = [self.quiet(ltl.hash_shard, f, salt_file=self.salt) for f in files]
+            got = self.quiet(ltl.replay, shards)
+            self.assertEqual(got.json_text, ref.json_text)
+            self.assertEqual(got.to_dict(), ref.to_dict())
+            self.assertEqual([len(s) for s in shards], [len(s) for s in shards])  # still usable
 
     def test_options_are_the_cli_flags(self):
         cli = self.cli_report(self.m.c, "--capacity", "4K,64K", "--warmup", "0", "--block-size",
