@@ -19,6 +19,7 @@
 #include "cli/progress_line.h"
 #include "common/request_record.h"
 #include "hash/salt_file.h"
+#include "pipeline/cctrace_export_run.h"
 #include "pipeline/export_run.h"
 #include "pipeline/hash_shard_run.h"
 #include "pipeline/input_files.h"
@@ -261,11 +262,18 @@ py::tuple ExportTrace(const std::vector<std::string>& paths, const std::string& 
   for (const std::string& t : {std::string("--to"), to, std::string("--output"), output})
     positional.push_back(t);
   ltl::cli::CommandSpec parsed = ParseSpec("export", positional, options);
-  if (!parsed.export_trace)
-    Raise(ltl::Status::InvalidArgument("--to " + to +
-                                       ": the Python API exports mooncake and "
-                                       "bailian traces (cctrace: the command line)"));
   Collected collected;
+  if (parsed.export_cctrace) {
+    ltl::Result<ltl::CctraceExportResult> result = ltl::Status::Ok();
+    {
+      py::gil_scoped_release release;
+      result = ltl::CctraceExportRun(*parsed.export_cctrace, collected.Hooks(false));
+    }
+    if (!result.ok()) Raise(result.status());
+    return py::make_tuple(result->stats.conversations, collected.warnings,
+                          result->too_many_skipped);
+  }
+  if (!parsed.export_trace) Raise(ltl::Status::InvalidArgument("not an export"));
   ltl::Result<ltl::ExportResult> result = ltl::Status::Ok();
   {
     py::gil_scoped_release release;
@@ -289,7 +297,8 @@ PYBIND11_MODULE(_core, m) {
         "The hashed shard of one file: (Shard, warnings, too_many_skipped)");
   m.def("export", &ExportTrace, py::arg("paths"), py::arg("to"), py::arg("output"),
         py::arg("options"),
-        "Writes a mooncake or bailian trace: (requests written, warnings, too_many_skipped)");
+        "Writes a mooncake or bailian trace or a cctrace directory: (requests or conversations "
+        "written, warnings, too_many_skipped)");
   m.def("command_options", &ltl::cli::CommandOptions, py::arg("command"),
         "The long options of a subcommand: [(name without --, takes a value)]");
   m.def(

@@ -161,8 +161,8 @@ def profile(paths, output=None, **options):
 
 
 def export(paths, to, output, **options):
-    """`llmtrafficlens export PATHS... --to mooncake|bailian -o OUTPUT [--option value...]`;
-    returns OUTPUT."""
+    """`llmtrafficlens export PATHS... --to mooncake|bailian|cctrace -o OUTPUT [--option
+    value...]`; returns OUTPUT."""
     options = dict(options)
     options.pop("quiet", None)
     _, warns, too_many = _call(_core.export, _paths(paths), to, os.fspath(output), options)

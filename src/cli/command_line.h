@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "pipeline/cctrace_export_run.h"
 #include "pipeline/export_run.h"
 #include "pipeline/hash_shard_run.h"
 #include "pipeline/profile_run.h"
@@ -37,7 +38,8 @@ int RunCommandLine(const std::vector<std::string>& args, const MessageSink* sink
 struct CommandSpec {
   std::optional<ProfileSpec> profile;
   std::optional<HashShardSpec> hash_shard;
-  std::optional<ExportSpec> export_trace;  // --to mooncake | bailian
+  std::optional<ExportSpec> export_trace;           // --to mooncake | bailian
+  std::optional<CctraceExportSpec> export_cctrace;  // --to cctrace
 };
 
 // Parses `args` (the subcommand first, no program name) with the command line's own option table

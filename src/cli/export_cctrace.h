@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/input_options.h"
+#include "pipeline/cctrace_export_run.h"
 
 namespace ltl::cli {
 
@@ -17,16 +17,8 @@ struct CctraceExportArgs {
   std::string salt;                // --salt TEXT (tests only; default: random per run)
 };
 
-// The export command's options that this target uses too.
-struct ExportCommonArgs {
-  std::string input, output, format = "auto";
-  uint32_t block_size = 0;  // 0 = 64 for cctrace
-  InputArgs io;  // limits, skip tolerance, source and field overrides (cli/input_options.h)
-  bool quiet = false;
-  std::string data_dir = LTL_DEFAULT_DATA_DIR;  // where cl100k_base.tiktoken lives
-};
-
 void AddCctraceExportOptions(CLI::App* cmd, CctraceExportArgs* args);
-int RunExportCctrace(const ExportCommonArgs& common, const CctraceExportArgs& args);
+// Runs the export and prints its summary line (unless quiet); returns the exit code.
+int RunExportCctrace(const CctraceExportSpec& spec, bool quiet);
 
 }  // namespace ltl::cli

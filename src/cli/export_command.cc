@@ -53,15 +53,10 @@ Result<ExportSpec> ToSpec(const ExportArgs& a) {
   return spec;
 }
 
-int RunExport(const ExportArgs& a) {
-  auto spec = ToSpec(a);
-  if (!spec.ok()) {
-    PrintError(spec.status().message());
-    return kExitUnusable;
-  }
+int RunExport(const ExportArgs& a, ExportSpec spec) {
   RunHooks hooks;
   hooks.warn = [](const std::string& m) { PrintWarning(m); };
-  auto result = ExportRun(std::move(spec).value(), hooks);
+  auto result = ExportRun(std::move(spec), hooks);
   if (!result.ok()) {
     PrintError(result.status().message());
     return kExitUnusable;
@@ -93,41 +88,53 @@ int RunExport(const ExportArgs& a) {
 // `--to cctrace` reads Anthropic logs with its own pipeline (fixed tokenizer, SHA-256 chain, one
 // file per conversation); options of the other targets are refused rather than silently ignored,
 // and the other way round.
-int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
+Result<CommandSpec> ToCommandSpec(const ExportArgs& a, const CLI::App* cmd) {
   static constexpr const char* kTraceOnly[] = {
       "--trace-block-size", "--dense-ids", "--absolute-time", "--default-output-length",
       "--template",         "--salt-file", "--chat-template", "--model-dir"};
   static constexpr const char* kCctraceOnly[] = {"--split-at-gap", "--include-subagents", "--salt"};
+  CommandSpec c;
   if (a.target != "cctrace") {
     for (const char* o : kCctraceOnly)
-      if (cmd->count(o) > 0) {
-        PrintError(fmt::format("{} applies to --to cctrace only", o));
-        return kExitUnusable;
-      }
-    return RunExport(a);
+      if (cmd->count(o) > 0)
+        return Status::InvalidArgument(fmt::format("{} applies to --to cctrace only", o));
+    auto spec = ToSpec(a);
+    if (!spec.ok()) return spec.status();
+    c.export_trace = std::move(spec).value();
+    return c;
   }
   for (const char* o : kTraceOnly)
-    if (cmd->count(o) > 0) {
-      PrintError(fmt::format("{} does not apply to --to cctrace", o));
-      return kExitUnusable;
-    }
-  if (!a.tok.tokenizer.empty() && a.tok.tokenizer != "cl100k_base") {
-    PrintError("--to cctrace: block ids are defined on cl100k_base tokens; drop --tokenizer");
+    if (cmd->count(o) > 0)
+      return Status::InvalidArgument(fmt::format("{} does not apply to --to cctrace", o));
+  if (!a.tok.tokenizer.empty() && a.tok.tokenizer != "cl100k_base")
+    return Status::InvalidArgument(
+        "--to cctrace: block ids are defined on cl100k_base tokens; drop --tokenizer");
+  if (a.inputs.size() != 1)
+    return Status::InvalidArgument("--to cctrace reads one Anthropic log: give one input");
+  auto format = ParseFormatName(a.format);
+  if (!format.ok()) return format.status();
+  CctraceExportSpec spec;
+  spec.input = a.inputs.front();
+  spec.output = a.output;
+  spec.format = *format;
+  spec.block_size = a.block_size;
+  spec.io = a.io;
+  spec.data_dir = a.tok.data_dir;
+  spec.split_at_gap = a.cctrace.split_at_gap;
+  spec.include_subagents = a.cctrace.include_subagents;
+  spec.salt = a.cctrace.salt;
+  c.export_cctrace = std::move(spec);
+  return c;
+}
+
+int DispatchExport(const ExportArgs& a, const CLI::App* cmd) {
+  auto spec = ToCommandSpec(a, cmd);
+  if (!spec.ok()) {
+    PrintError(spec.status().message());
     return kExitUnusable;
   }
-  if (a.inputs.size() != 1) {
-    PrintError("--to cctrace reads one Anthropic log: give one input");
-    return kExitUnusable;
-  }
-  ExportCommonArgs common;
-  common.input = a.inputs.front();
-  common.output = a.output;
-  common.format = a.format;
-  common.block_size = a.block_size;
-  common.io = a.io;
-  common.quiet = a.quiet;
-  common.data_dir = a.tok.data_dir;
-  return RunExportCctrace(common, a.cctrace);
+  if (spec->export_cctrace) return RunExportCctrace(*spec->export_cctrace, a.quiet);
+  return RunExport(a, std::move(*spec->export_trace));
 }
 
 }  // namespace
@@ -176,14 +183,7 @@ void RegisterExport(CLI::App& app, CommandRegistry& registry) {
   AddCctraceExportOptions(cmd, &args->cctrace);
   cmd->callback([args, cmd, &registry] {
     registry.Set([args, cmd] { return DispatchExport(*args, cmd); });
-    if (args->target != "cctrace")
-      registry.SetSpec([args]() -> Result<CommandSpec> {
-        auto spec = ToSpec(*args);
-        if (!spec.ok()) return spec.status();
-        CommandSpec c;
-        c.export_trace = std::move(spec).value();
-        return c;
-      });
+    registry.SetSpec([args, cmd] { return ToCommandSpec(*args, cmd); });
   });
 }
 

@@ -146,6 +146,26 @@ class PythonApi(unittest.TestCase):
             with open(ref, "rb") as a, open(out, "rb") as b:
                 self.assertEqual(b.read(), a.read())
 
+    def test_cctrace_export_equals_cli(self):
+        import cctrace_log  # noqa: E402 (tests/integration: the hand-built Anthropic log)
+
+        data_dir = os.environ.get("LTL_DATA_DIR", "")
+        if not os.path.isfile(os.path.join(data_dir, "cl100k_base.tiktoken")):
+            self.skipTest("cl100k_base.tiktoken not installed")
+        lines, _ = cctrace_log.build()
+        src = os.path.join(self.dir, "anthropic.jsonl")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+        ref, out = os.path.join(self.dir, "cc-ref"), os.path.join(self.dir, "cc-py")
+        p = env.run(["export", src, "--to", "cctrace", "-o", ref, "--salt", "s", "--data-dir",
+                     data_dir, "-q"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.quiet(ltl.export, src, to="cctrace", output=out, salt="s", data_dir=data_dir)
+        self.assertEqual(sorted(os.listdir(out)), sorted(os.listdir(ref)))
+        for name in os.listdir(ref):
+            with open(os.path.join(ref, name), "rb") as a, open(os.path.join(out, name), "rb") as b:
+                self.assertEqual(b.read(), a.read(), name)
+
     def test_errors_raise_with_the_cli_message(self):
         missing = os.path.join(self.dir, "missing.csv")
         p = env.run(["profile", missing, "-o", os.path.join(self.dir, "x"), "-q"])
