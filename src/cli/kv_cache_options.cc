@@ -2,13 +2,14 @@
 #include "cli/kv_cache_options.h"
 
 #include "common/units.h"
+#include "simulate/eviction_policy.h"
 
 namespace ltl::cli {
 
 void AddKvCacheOptions(CLI::App* cmd, KvCacheArgs* a) {
-  cmd->add_option("--policies", a->policies,
-                  "Eviction policies to compare, comma-separated: lru, fifo, optimal "
-                  "(default lru)");
+  cmd->add_option(
+      "--policies", a->policies,
+      "Eviction policies to compare, comma-separated: " + EvictionPolicyNames() + " (default lru)");
   cmd->add_option("--model", a->model,
                   "Size caches in GiB of this model's KV cache (see `llmtrafficlens list-models`)");
   cmd->add_option("--model-config", a->model_config,

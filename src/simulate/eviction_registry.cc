@@ -12,7 +12,8 @@
   X(FifoEviction)                \
   X(LruEviction)                 \
   X(RadixLruEviction)            \
-  X(OptimalEviction)
+  X(OptimalEviction)             \
+  X(SieveEviction)
 
 namespace ltl {
 

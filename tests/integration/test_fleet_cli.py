@@ -147,14 +147,14 @@ class FleetCli(unittest.TestCase):
         r, _ = self.profile([trace, "--workers", "2", "--worker-policy", "arc"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("--worker-policy: unknown eviction policy 'arc' (registered: fifo, lru, "
-                      "radix-lru, optimal)", r.stderr)
+                      "radix-lru, optimal, sieve)", r.stderr)
         r, _ = self.profile([trace, "--workers", "2", "--worker-policy", "optimal",
                              "--routing", "round-robin,prefix-aware"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("prefix-aware", r.stderr)
         r, _ = self.profile([trace, "--policies", "lru,arc"])
         self.assertEqual(r.returncode, 2)
-        self.assertIn("registered: fifo, lru, radix-lru, optimal", r.stderr)
+        self.assertIn("registered: fifo, lru, radix-lru, optimal, sieve", r.stderr)
 
     def test_worker_policy_is_reported_and_changes_the_workers(self):
         trace = self.write("t.jsonl", mooncake_lines())

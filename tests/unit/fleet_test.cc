@@ -617,7 +617,7 @@ TEST(PolicyRegistry, NamesAreTheRegisteredOnesAndUnknownNamesAreErrors) {
   std::vector<std::string> eviction, routing;
   for (const EvictionPolicy* p : EvictionPolicies()) eviction.emplace_back(p->name());
   for (const RoutingPolicy* p : RoutingPolicies()) routing.emplace_back(p->name());
-  EXPECT_EQ(eviction, (std::vector<std::string>{"fifo", "lru", "radix-lru", "optimal"}));
+  EXPECT_EQ(eviction, (std::vector<std::string>{"fifo", "lru", "radix-lru", "optimal", "sieve"}));
   EXPECT_EQ(routing, (std::vector<std::string>{"round-robin", "random", "session", "prefix-hash",
                                                "prefix-aware", "kv-cost", "least-loaded"}));
   for (const RoutingPolicy* p : RoutingPolicies())  // each is exactly one kind
