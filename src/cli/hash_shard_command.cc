@@ -53,20 +53,7 @@ int RunHashShard(const HashShardArgs& a) {
     return kExitUnusable;
   }
   std::unique_ptr<ProgressLine> progress;
-  RunHooks hooks;
-  hooks.read_start = [&](const std::string& name) {
-    progress = std::make_unique<ProgressLine>(ProgressLine::Wanted(a.quiet), name);
-  };
-  hooks.progress = [&](uint64_t bytes, uint64_t total) {
-    if (progress) progress->Update(bytes, total);
-  };
-  hooks.read_done = [&] {
-    if (progress) progress->Finish();
-  };
-  hooks.warn = [&](const std::string& m) {
-    if (progress) progress->Finish();
-    PrintWarning(m);
-  };
+  const RunHooks hooks = ProgressHooks(a.quiet, &progress);
   auto result = HashShardRun(std::move(spec).value(), hooks);
   if (progress) progress->Finish();
   if (!result.ok()) {

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "cli/commands.h"
+
 namespace ltl::cli {
 namespace {
 
@@ -66,6 +68,24 @@ void ProgressLine::Finish() {
   std::fputs("\r\x1b[K", stderr);
   std::fflush(stderr);
   drawn_ = false;
+}
+
+RunHooks ProgressHooks(bool quiet, std::unique_ptr<ProgressLine>* line) {
+  RunHooks hooks;
+  hooks.read_start = [quiet, line](const std::string& name) {
+    *line = std::make_unique<ProgressLine>(ProgressLine::Wanted(quiet), name);
+  };
+  hooks.progress = [line](uint64_t bytes, uint64_t total) {
+    if (*line) (*line)->Update(bytes, total);
+  };
+  hooks.read_done = [line] {
+    if (*line) (*line)->Finish();
+  };
+  hooks.warn = [line](const std::string& m) {
+    if (*line) (*line)->Finish();  // a warning takes its own line, the progress line after it
+    PrintWarning(m);
+  };
+  return hooks;
 }
 
 }  // namespace ltl::cli

@@ -5,7 +5,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "pipeline/run_setup.h"
 
 namespace ltl::cli {
 
@@ -33,5 +36,9 @@ class ProgressLine {
   Clock::time_point last_draw_;
   bool drawn_ = false;
 };
+
+// A run's hooks for the command line: a progress line (made in *line when reading starts, unless
+// quiet) and warnings printed on their own line.
+RunHooks ProgressHooks(bool quiet, std::unique_ptr<ProgressLine>* line);
 
 }  // namespace ltl::cli

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <ctime>
 
+#include "common/ascii.h"
+
 namespace ltl {
 
 Result<uint64_t> ParseSize(std::string_view text) {
@@ -48,31 +50,22 @@ Result<uint64_t> ParseSize(std::string_view text) {
 
 Result<std::vector<uint64_t>> ParseSizeList(std::string_view text) {
   std::vector<uint64_t> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string_view::npos) comma = text.size();
-    auto r = ParseSize(text.substr(start, comma - start));
+  for (std::string_view item : SplitList(text)) {
+    auto r = ParseSize(item);
     if (!r.ok()) return r.status();
     out.push_back(*r);
-    start = comma + 1;
   }
   return out;
 }
 
 Result<std::vector<double>> ParseDecimalList(std::string_view text) {
   std::vector<double> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string_view::npos) comma = text.size();
-    std::string_view item = text.substr(start, comma - start);
+  for (std::string_view item : SplitList(text)) {
     double v = 0;
     auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (item.empty() || ec != std::errc() || p != item.data() + item.size() || !(v > 0))
       return Status::InvalidArgument(fmt::format("'{}' is not a positive number", item));
     out.push_back(v);
-    start = comma + 1;
   }
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "common/ascii.h"
 #include "common/units.h"
 #include "simulate/eviction_policy.h"
 #include "simulate/routing_policy.h"
@@ -18,12 +19,7 @@ constexpr uint32_t kDefaultRoutePrefixTokens = 512;
 // A size list whose items may also be "unbounded" (returned as kUnboundedCapacity).
 Result<std::vector<uint64_t>> ParseCapacityList(const std::string& text) {
   std::vector<uint64_t> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = text.substr(start, comma - start);
-    start = comma + 1;
+  for (std::string_view item : SplitList(text)) {
     if (item == "unbounded" || item == "inf") {
       out.push_back(kUnboundedCapacity);
       continue;
