@@ -15,15 +15,21 @@ namespace ltl {
 class ProviderPartitions {
  public:
   uint32_t Of(std::string_view model, uint64_t cache_key) {
-    auto m = models_.find(model);
-    if (m == models_.end()) m = models_.emplace(std::string(model), models_.size()).first;
-    auto p =
-        partitions_.try_emplace({m->second, cache_key}, static_cast<uint32_t>(partitions_.size()));
+    // The last model looked up answers most requests without touching the map.
+    if (model != last_model_ || models_.empty()) {
+      last_model_.assign(model);
+      last_index_ =
+          models_.try_emplace(last_model_, static_cast<uint32_t>(models_.size())).first->second;
+    }
+    auto p = partitions_.try_emplace({last_index_, cache_key},
+                                     static_cast<uint32_t>(partitions_.size()));
     return p.first->second;
   }
 
  private:
   absl::flat_hash_map<std::string, uint32_t> models_;
+  std::string last_model_;
+  uint32_t last_index_ = 0;
   absl::flat_hash_map<std::pair<uint32_t, uint64_t>, uint32_t> partitions_;
 };
 
