@@ -119,12 +119,14 @@ void PostProcess(std::vector<RequestRecord>* records, const std::vector<Conversa
 // the batch's arena, so the batch can move between threads), then what a worker made of it.
 struct Span {
   size_t offset = 0, size = 0;
+  bool escaped = false;  // a raw CSV cell: its doubled quotes are removed on the worker
 };
 struct RowSlot {
   uint64_t line = 0;
-  std::string pre_skip;     // the reader already rejected the row (bad CSV record, too long, ...)
-  Span record;              // JSON: the record
-  std::vector<Span> cells;  // CSV: the used columns (CsvLayout::used order)
+  std::string pre_skip;   // the reader already rejected the row (bad CSV record, too long, ...)
+  Span record;            // JSON: the record
+  size_t first_cell = 0;  // CSV: the used columns (CsvLayout::used order), in RowBatch::cells
+  size_t cell_count = 0;
   // Filled by the worker.
   RowResult result = RowResult::kSkipped;
   const char* reason = nullptr;
@@ -137,6 +139,7 @@ struct RowSlot {
 struct RowBatch {
   std::string arena;
   std::vector<RowSlot> rows;
+  std::vector<Span> cells;
 };
 
 // Rows per batch and arena bytes per batch: large enough that handing a batch to a thread costs
@@ -149,8 +152,8 @@ unsigned Threads(unsigned asked) {
   return asked ? asked : std::max(1u, std::thread::hardware_concurrency());
 }
 
-Span Append(RowBatch* b, std::string_view s) {
-  Span sp{b->arena.size(), s.size()};
+Span Append(RowBatch* b, std::string_view s, bool escaped = false) {
+  Span sp{b->arena.size(), s.size(), escaped};
   b->arena.append(s);
   return sp;
 }
@@ -163,7 +166,7 @@ std::string_view View(const RowBatch& b, Span s) {
 // the same for any thread count.
 }  // namespace
 
-class RowPipeline : public GatewayRecordSink {
+class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
  public:
   RowPipeline(const GatewayConfig& config, const CsvLayout* layout, unsigned threads,
               ReadContext* ctx, std::vector<RequestRecord>* out, GatewayReadStats* stats)
@@ -172,6 +175,7 @@ class RowPipeline : public GatewayRecordSink {
         out_(out),
         stats_(stats),
         procs_(MakeProcessors(config, std::max(1u, threads))),
+        unescaped_(std::max(1u, threads)),
         pipeline_(
             threads <= 1 ? 0 : threads, [this](size_t w, RowBatch& b) { Work(w, b); },
             [this](RowBatch& b) { Consume(b); }) {}
@@ -180,9 +184,18 @@ class RowPipeline : public GatewayRecordSink {
   // Submits the batch under construction once it is full (or, with force, when it has any row).
   void MaybeSubmit(bool force) {
     if (batch_.rows.empty()) return;
+    if (in_place_ && !force) return;  // the rows are in the reader's buffer until it is given
     if (!force && batch_.rows.size() < kBatchRows && batch_.arena.size() < kBatchBytes) return;
     pipeline_.Submit(std::move(batch_));
     batch_ = RowBatch();  // the arena grows as rows arrive: a short input never pays for 4 MiB
+    // The row and cell lists of a consumed batch, with their capacity (Consume, this thread).
+    if (!spare_rows_.empty()) {
+      batch_.rows = std::move(spare_rows_.back());
+      batch_.cells = std::move(spare_cells_.back());
+      spare_rows_.pop_back();
+      spare_cells_.pop_back();
+    }
+    if (in_place_) return;  // the next batch's rows come in the reader's next buffer
     std::lock_guard<std::mutex> lock(spare_mu_);
     if (!spare_arenas_.empty()) {
       batch_.arena = std::move(spare_arenas_.back());
@@ -202,12 +215,44 @@ class RowPipeline : public GatewayRecordSink {
     RowSlot& s = b.rows.emplace_back();
     s.line = line;
     if (cells) {
-      s.cells.reserve(cells->size());
-      for (std::string_view c : *cells) s.cells.push_back(Append(&b, c));
+      s.first_cell = b.cells.size();
+      s.cell_count = cells->size();
+      for (std::string_view c : *cells) b.cells.push_back(Append(&b, c));
     } else {
       s.record = Append(&b, record);
     }
     MaybeSubmit(false);
+  }
+  // The cells as the CSV reader found them, where it read them: the batch takes the reader's
+  // buffer when the reader gives it (Give), so the bytes are never copied; the worker unescapes.
+  void RawRow(uint64_t line, const char* buffer,
+              const std::vector<CsvReader::RawField>& cells) override {
+    in_place_ = true;
+    RowBatch& b = batch();
+    RowSlot& s = b.rows.emplace_back();
+    s.line = line;
+    s.first_cell = b.cells.size();
+    s.cell_count = cells.size();
+    for (const CsvReader::RawField& c : cells)
+      b.cells.push_back(
+          Span{static_cast<size_t>(c.bytes.data() - buffer), c.bytes.size(), c.escaped});
+  }
+  CsvReader::BufferHandoff* handoff() override { return this; }
+  std::string Take() override {
+    std::lock_guard<std::mutex> lock(spare_mu_);
+    if (spare_arenas_.empty()) return std::string();
+    std::string a = std::move(spare_arenas_.back());
+    spare_arenas_.pop_back();
+    return a;
+  }
+  void Give(std::string full) override {
+    if (batch_.rows.empty()) {
+      std::lock_guard<std::mutex> lock(spare_mu_);
+      if (spare_arenas_.size() < kMaxSpareArenas) spare_arenas_.push_back(std::move(full));
+      return;
+    }
+    batch_.arena = std::move(full);
+    MaybeSubmit(true);
   }
   void Begin(const GatewayConfig&, const CsvLayout*) override {}
   void PreSkip(std::string reason, uint64_t line) override {
@@ -231,8 +276,25 @@ class RowPipeline : public GatewayRecordSink {
     for (RowSlot& s : b.rows) {
       if (!s.pre_skip.empty()) continue;
       if (layout_) {
+        // Escaped cells are unescaped into the worker's scratch, sized first so views stay valid.
+        size_t escaped = 0;
+        for (size_t k = s.first_cell; k < s.first_cell + s.cell_count; ++k)
+          if (b.cells[k].escaped) escaped += b.cells[k].size;
+        std::string& scratch = unescaped_[w];
+        if (scratch.size() < escaped + CsvReader::kUnescapeSlack)
+          scratch.resize(escaped + CsvReader::kUnescapeSlack);
+        size_t at = 0;
         cells.clear();
-        for (Span c : s.cells) cells.push_back(View(b, c));
+        for (size_t k = s.first_cell; k < s.first_cell + s.cell_count; ++k) {
+          const Span& c = b.cells[k];
+          if (!c.escaped) {
+            cells.push_back(View(b, c));
+            continue;
+          }
+          const size_t n = CsvReader::Unescape(View(b, c), scratch.data() + at);
+          cells.emplace_back(scratch.data() + at, n);
+          at += n;
+        }
         s.result = proc.ProcessCsv(*layout_, cells, s.line, &s.record_out, &s.reason);
       } else {
         s.result = proc.ProcessJson(View(b, s.record), s.line, &s.record_out, &s.reason);
@@ -255,7 +317,7 @@ class RowPipeline : public GatewayRecordSink {
     // reused arena has its capacity and its pages already mapped: a fresh 4 MiB arena per batch
     // cost a page fault per 4 KiB and the copies of growing (the reading thread's largest cost
     // in exact mode, perf).
-    b.arena.clear();
+    if (!in_place_) b.arena.clear();  // a reader's buffer keeps its size (its pages stay mapped)
     std::string arena = std::move(b.arena);
     b.arena = std::string();
     std::lock_guard<std::mutex> lock(spare_mu_);
@@ -298,6 +360,13 @@ class RowPipeline : public GatewayRecordSink {
           break;
       }
     }
+    // The lists keep their capacity for a batch to come (no growth, no fresh pages per batch).
+    b.rows.clear();
+    b.cells.clear();
+    if (spare_rows_.size() < kMaxSpareArenas) {
+      spare_rows_.push_back(std::move(b.rows));
+      spare_cells_.push_back(std::move(b.cells));
+    }
   }
 
   const CsvLayout* layout_;
@@ -305,12 +374,16 @@ class RowPipeline : public GatewayRecordSink {
   std::vector<RequestRecord>* out_;
   GatewayReadStats* stats_;
   std::vector<std::unique_ptr<GatewayRowProcessor>> procs_;
+  std::vector<std::string> unescaped_;  // per worker: the row's escaped cells, unescaped
   std::vector<ConversationLinks> links_;
   std::vector<Filler> fillers_;
   RowBatch batch_;
+  bool in_place_ = false;  // CSV rows stay in the reader's buffers (RawRow, Give)
   std::mutex spare_mu_;
   std::vector<std::string> spare_arenas_;  // emptied arenas of finished batches, for the reader
-  OrderedPipeline<RowBatch> pipeline_;     // last: its workers use the members above
+  std::vector<std::vector<RowSlot>> spare_rows_;  // consumed batches' lists (reader's thread only)
+  std::vector<std::vector<Span>> spare_cells_;
+  OrderedPipeline<RowBatch> pipeline_;  // last: its workers use the members above
 };
 
 Result<std::shared_ptr<const CompiledSource>> ChooseSource(const ReadContext& ctx,
@@ -423,10 +496,15 @@ Status ReadCsvRecords(InputStream* in, ReadContext* ctx, GatewayConfig* config,
   const uint64_t header_line = csv.record_line();
   uint64_t rows = 0;
   std::vector<std::string_view> cells;
+  std::vector<CsvReader::RawField> raw_cells;
+  CsvReader::BufferHandoff* handoff = sink->handoff();
+  const bool raw = handoff != nullptr;
+  csv.SetBufferHandoff(handoff);
   for (;;) {
     auto outcome = csv.Next();
     if (outcome == CsvReader::Outcome::kEnd) break;
     if (outcome == CsvReader::Outcome::kError) {
+      csv.HandOffBuffer();
       sink->End();  // rows before the failure keep their skips in order
       return Status::Corrupt(
           fmt::format("{}:{}: {}", ctx->name, csv.record_line(), csv.error().message()));
@@ -434,8 +512,13 @@ Status ReadCsvRecords(InputStream* in, ReadContext* ctx, GatewayConfig* config,
     ++rows;
     if (outcome == CsvReader::Outcome::kBad) {
       sink->PreSkip(csv.bad_reason(), csv.record_line());
-    } else if (csv.fields().size() != names.size()) {
+    } else if (csv.raw_fields().size() != names.size()) {
       sink->PreSkip("CSV record field count differs from the header", csv.record_line());
+    } else if (raw) {
+      const auto& f = csv.raw_fields();
+      raw_cells.clear();
+      for (size_t c : layout.used) raw_cells.push_back(f[c]);
+      sink->RawRow(csv.record_line(), csv.buffer_data(), raw_cells);
     } else {
       const auto& f = csv.fields();
       cells.clear();
@@ -443,6 +526,7 @@ Status ReadCsvRecords(InputStream* in, ReadContext* ctx, GatewayConfig* config,
       sink->Row(csv.record_line(), &cells, {});
     }
   }
+  csv.HandOffBuffer();
   sink->End();
   if (rows == 0)
     return Status::InvalidArgument(
@@ -584,6 +668,12 @@ class PipelineSink : public GatewayRecordSink {
            std::string_view record) override {
     ++stats_->rows;
     pipe_->Row(line, cells, record);
+  }
+  CsvReader::BufferHandoff* handoff() override { return pipe_.get(); }
+  void RawRow(uint64_t line, const char* buffer,
+              const std::vector<CsvReader::RawField>& cells) override {
+    ++stats_->rows;
+    pipe_->RawRow(line, buffer, cells);
   }
   void PreSkip(std::string reason, uint64_t line) override {
     ++stats_->rows;

@@ -19,6 +19,7 @@
 #include "common/status.h"
 #include "ingest/gateway_row.h"
 #include "ingest/source_detect.h"
+#include "read/csv_reader.h"
 #include "read/input_stream.h"
 #include "read/json_records.h"
 #include "read/read_context.h"
@@ -60,6 +61,12 @@ class GatewayRecordSink {
                    std::string_view record) = 0;
   virtual void PreSkip(std::string reason, uint64_t line) = 0;
   virtual void End() {}
+  // A sink that keeps CSV records in the reader's own buffers (CsvReader::BufferHandoff) gets
+  // RawRow instead of Row: the cells as the reader found them (doubled quotes still in, removed
+  // where they are read), inside the buffer that starts at `buffer`.
+  virtual CsvReader::BufferHandoff* handoff() { return nullptr; }
+  virtual void RawRow(uint64_t /*line*/, const char* /*buffer*/,
+                      const std::vector<CsvReader::RawField>& /*cells*/) {}
 };
 
 // A value of a field the tool fills per request (LiteLLM's session_id, ...): a session only when

@@ -6,22 +6,143 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace ltl {
+namespace {
+
+// Inside a quoted field at `j` (after the opening quote or a doubled quote): skips, 32 bytes at a
+// time, every byte before the field's closing quote, and returns where the byte-wise scan goes on
+// (at the closing quote when it was found, else near the end of the buffered bytes). The quotes of
+// a well-formed quoted field come in pairs (""), so counting quotes from `j`, the closing quote is
+// the first one with an odd count that is not followed by another quote. *escaped is set when a
+// doubled quote was passed over. Reads only bytes below `end`.
+size_t SkipToClosingQuote(const char* b, size_t j, size_t end, bool* escaped) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  auto mask = [&](const char* p) {
+    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+    return static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, quote))) |
+           static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, quote))) << 16;
+  };
+  uint32_t carry = 0;  // all ones when the first byte of the chunk closes a pair
+  while (j + 33 <= end) {
+    const uint32_t q = mask(b + j);
+    if (q == 0 && carry == 0) {
+      j += 32;
+      continue;
+    }
+    const uint32_t next = mask(b + j + 1);  // bit k: byte k + 1 is a quote
+    uint32_t odd = q;                       // prefix XOR: quotes so far in the chunk, odd
+    odd ^= odd << 1;
+    odd ^= odd << 2;
+    odd ^= odd << 4;
+    odd ^= odd << 8;
+    odd ^= odd << 16;
+    odd ^= carry;
+    const uint32_t closing = q & odd & ~next;
+    if (closing) {
+      const int k = std::countr_zero(closing);
+      if (q & ((uint32_t{1} << k) - 1)) *escaped = true;
+      return j + static_cast<size_t>(k);
+    }
+    if (q) *escaped = true;
+    carry = (odd >> 31) ? ~uint32_t{0} : 0;  // the chunk's last quote opens a pair
+    j += 32;
+  }
+  return carry ? j + 1 : j;  // b[j] is then the second quote of a pair
+#else
+  (void)b;
+  (void)end;
+  (void)escaped;
+  return j;
+#endif
+}
+
+}  // namespace
+
+size_t CsvReader::Unescape(std::string_view raw, char* out) {
+  // Every quote in a raw escaped field is the first of a pair: it stays, the second goes.
+  const char* in = raw.data();
+  const size_t n = raw.size();
+  size_t i = 0, o = 0;
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  while (i + 16 <= n) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + o), chunk);
+    const auto m = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, quote)));
+    if (m == 0) {
+      i += 16;
+      o += 16;
+      continue;
+    }
+    const auto k = static_cast<size_t>(std::countr_zero(m));
+    o += k + 1;
+    i += k + 2;
+  }
+#endif
+  for (; i < n; ++i) {
+    out[o++] = in[i];
+    if (in[i] == '"') ++i;
+  }
+  return o;
+}
+
+const std::vector<std::string_view>& CsvReader::fields() const {
+  if (fields_ready_) return fields_;
+  fields_ready_ = true;
+  fields_.clear();
+  scratch_.clear();
+  size_t unescaped = 0;
+  for (const RawField& f : raw_)
+    if (f.escaped) unescaped += f.bytes.size();
+  scratch_.resize(unescaped + kUnescapeSlack);  // no reallocation below: the views stay valid
+  size_t at = 0;
+  for (const RawField& f : raw_) {
+    if (!f.escaped) {
+      fields_.push_back(f.bytes);
+      continue;
+    }
+    const size_t n = Unescape(f.bytes, scratch_.data() + at);
+    fields_.emplace_back(scratch_.data() + at, n);
+    at += n;
+  }
+  return fields_;
+}
 
 CsvReader::CsvReader(InputStream* in, const ReadLimits& limits, size_t buffer_bytes)
     : in_(in), limits_(limits) {
   buf_.resize(std::max<size_t>(buffer_bytes, 64));
 }
 
+void CsvReader::HandOffBuffer() {
+  if (!handoff_ || !returned_) return;
+  returned_ = false;
+  std::string next = handoff_->Take();
+  if (next.size() < buf_.size()) next.resize(buf_.size());
+  if (end_ > begin_) std::memcpy(next.data(), buf_.data() + begin_, end_ - begin_);
+  end_ -= begin_;
+  begin_ = 0;
+  std::swap(next, buf_);
+  handoff_->Give(std::move(next));
+}
+
 bool CsvReader::Fill() {
+  HandOffBuffer();
   return RefillWindow(in_, &buf_, &begin_, &end_, &eof_, &error_);
 }
 
 bool CsvReader::FillBuffer() {
   // Short reads (pipes, decompressors) would make a long record be re-parsed from its start after
   // every few KiB; reading until the buffer is full keeps the re-parsing linear.
+  HandOffBuffer();
   return RefillWindowFull(in_, &buf_, &begin_, &end_, &eof_, &error_);
 }
 
@@ -40,7 +161,15 @@ bool CsvReader::OverLimit(size_t field_begin, size_t known_end) {
 }
 
 void CsvReader::CountLines(size_t from, size_t to) {
-  line_ += static_cast<uint64_t>(std::count(buf_.data() + from, buf_.data() + to, '\n'));
+  // Newlines are rare inside records (JSON escapes them): memchr jumps from one to the next.
+  const char* p = buf_.data() + from;
+  const char* const e = buf_.data() + to;
+  while (p < e) {
+    p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(e - p)));
+    if (!p) break;
+    ++line_;
+    ++p;
+  }
 }
 
 void CsvReader::Discard(size_t from, bool in_quotes, bool mind_quotes) {
@@ -78,8 +207,6 @@ bool CsvReader::HasInnerNewline(size_t from, size_t consumed) const {
 
 CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
   spans_.clear();
-  in_scratch_.clear();
-  scratch_.clear();
   const char* b = buf_.data();
   size_t i = begin_;
   // Limits are measured on the raw bytes (quotes included); a violation discards the whole record.
@@ -93,20 +220,17 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
       if (over(i, end_)) return Parse::kBadLimit;
       if (!eof_) return Parse::kNeedMore;
       // End of input right after a comma: one last empty field.
-      spans_.emplace_back(i, 0);
-      in_scratch_.push_back(false);
+      spans_.push_back(Span{i, 0, false});
       *consumed = i;
       return Parse::kDone;
     }
     size_t field_begin, field_len;
-    bool scratch = false;
+    bool escaped = false;
     size_t term;  // position of the terminator (',' '\n') or end_
     const size_t raw_begin = i;
     if (b[i] == '"') {
-      size_t seg = i + 1;
-      size_t scratch_begin = scratch_.size();
-      bool copied = false;
-      size_t j = seg;
+      const size_t seg = i + 1;
+      size_t j = SkipToClosingQuote(b, seg, end_, &escaped);
       for (;;) {
         const char* q = static_cast<const char*>(std::memchr(b + j, '"', end_ - j));
         if (!q) {
@@ -120,20 +244,12 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
         if (over(raw_begin, qp + 1)) return Parse::kBadLimit;
         if (qp + 1 >= end_ && !eof_) return Parse::kNeedMore;
         if (qp + 1 < end_ && b[qp + 1] == '"') {  // doubled quote
-          scratch_.append(b + seg, qp + 1 - seg);
-          copied = true;
-          j = seg = qp + 2;
+          escaped = true;
+          j = qp + 2;
           continue;
         }
-        if (copied) {
-          scratch_.append(b + seg, qp - seg);
-          field_begin = scratch_begin;
-          field_len = scratch_.size() - scratch_begin;
-          scratch = true;
-        } else {
-          field_begin = seg;
-          field_len = qp - seg;
-        }
+        field_begin = seg;
+        field_len = qp - seg;
         i = qp + 1;
         break;
       }
@@ -161,8 +277,7 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
       if (j >= end_ && field_len > 0 && b[j - 1] == '\r') --field_len;
       term = j;
     }
-    spans_.emplace_back(field_begin, field_len);
-    in_scratch_.push_back(scratch);
+    spans_.push_back(Span{field_begin, field_len, escaped});
     if (term >= end_) {
       *consumed = end_;
       return Parse::kDone;
@@ -196,8 +311,8 @@ CsvReader::Outcome CsvReader::Next() {
       continue;
     }
     record_line_ = line_;
-    const bool blank = r == Parse::kDone && spans_.size() == 1 && spans_[0].second == 0 &&
-                       !in_scratch_[0] && !HasInnerNewline(begin_, consumed);
+    const bool blank = r == Parse::kDone && spans_.size() == 1 && spans_[0].length == 0 &&
+                       !HasInnerNewline(begin_, consumed);
     if (expected_fields_ > 0 && !blank) {
       // Recovery from a runaway quoted field (see csv_reader.h): a damaged record gives back
       // every line after its first, to be tried again as record starts.
@@ -229,14 +344,15 @@ CsvReader::Outcome CsvReader::Next() {
     }
     CountLines(begin_, consumed);
     begin_ = consumed;
-    if (spans_.size() == 1 && spans_[0].second == 0 && !in_scratch_[0]) {
+    if (spans_.size() == 1 && spans_[0].length == 0) {
       // A blank line (or a lone "\r") is not a record; a quoted "" would be, but has no use.
       continue;
     }
-    fields_.clear();
-    for (size_t k = 0; k < spans_.size(); ++k)
-      fields_.emplace_back((in_scratch_[k] ? scratch_.data() : buf_.data()) + spans_[k].first,
-                           spans_[k].second);
+    raw_.clear();
+    for (const Span& sp : spans_)
+      raw_.push_back(RawField{std::string_view(buf_.data() + sp.offset, sp.length), sp.escaped});
+    fields_ready_ = false;
+    returned_ = true;
     return Outcome::kRecord;
   }
 }

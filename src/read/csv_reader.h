@@ -1,16 +1,19 @@
 // CsvReader: a streaming RFC 4180 reader over an InputStream. Quoted fields may hold commas,
 // doubled quotes and newlines; records end in LF or CRLF; a UTF-8 BOM before the header is dropped.
 // Fields are views into the reader's buffer (or into its unescape scratch when they had doubled
-// quotes), valid until the next call. Records and fields larger than the ReadLimits (measured in
-// raw bytes, quotes included; memory stays within about twice the record limit) are skipped as
-// bad records, as are malformed ones (text after a closing quote, an unterminated quote at the end
-// of input); reading then resumes at the next record.
-// Once ExpectFields(n) is set (the header's width), a broken quote cannot swallow the rest of the
-// file: a record that is malformed, over a limit, or spans several lines and does not have n
-// fields marks a runaway quoted field. The reader then resynchronizes: it goes back to the line
-// after the one the damaged record started on and takes each following line in turn as a record
-// start, until one parses into a record of n fields; every line passed over is returned as a bad
-// record of its own (kResyncReason), so each lost row is counted.
+// quotes), valid until the next call. raw_fields() gives the same fields without unescaping (a
+// view of the bytes between the quotes, and whether doubled quotes are still in it), so a caller
+// that hands the bytes on (the gateway reader's batches) copies each byte once and leaves the
+// unescaping to the worker that reads the field (Unescape). Records and fields larger than the
+// ReadLimits (measured in raw bytes, quotes included; memory stays within about twice the record
+// limit) are skipped as bad records, as are malformed ones (text after a closing quote, an
+// unterminated quote at the end of input); reading then resumes at the next record. Once
+// ExpectFields(n) is set (the header's width), a broken quote cannot swallow the rest of the file:
+// a record that is malformed, over a limit, or spans several lines and does not have n fields marks
+// a runaway quoted field. The reader then resynchronizes: it goes back to the line after the one
+// the damaged record started on and takes each following line in turn as a record start, until one
+// parses into a record of n fields; every line passed over is returned as a bad record of its own
+// (kResyncReason), so each lost row is counted.
 #pragma once
 
 #include <cstdint>
@@ -32,13 +35,39 @@ class CsvReader {
   static constexpr const char* kResyncReason =
       "CSV line lost resynchronizing after a broken quoted field";
 
+  // A field as it stands in the input: `bytes` between the quotes of a quoted field; `escaped`
+  // when they hold doubled quotes ("" for "), which Unescape removes.
+  struct RawField {
+    std::string_view bytes;
+    bool escaped = false;
+  };
+  // Writes a raw field's bytes without its doubled quotes to `out`, which must have room for
+  // raw.size() + kUnescapeSlack bytes (it is written in 16-byte pieces); returns the length.
+  static constexpr size_t kUnescapeSlack = 16;
+  static size_t Unescape(std::string_view raw, char* out);
+
+  // Batches that keep the records where the reader read them, with no copy: before the reader
+  // refills its buffer (which would move or overwrite the bytes of records already returned) it
+  // takes a buffer from Take() (any size; the unread bytes are copied into it) and gives the old
+  // one to Give(), every record returned since the last hand-over still at its offset from
+  // buffer_data(); HandOffBuffer() gives it at the end of the input.
+  struct BufferHandoff {
+    virtual ~BufferHandoff() = default;
+    virtual std::string Take() = 0;
+    virtual void Give(std::string full) = 0;
+  };
+  void SetBufferHandoff(BufferHandoff* h) { handoff_ = h; }
+  void HandOffBuffer();
+  const char* buffer_data() const { return buf_.data(); }
+
   enum class Outcome { kRecord, kEnd, kBad, kError };
   // The number of fields every record should have (the header's); 0 = unknown (no recovery).
   void ExpectFields(size_t n) { expected_fields_ = n; }
   // kRecord: fields() holds the record. kBad: bad_reason() says why (a fixed phrase); the record
   // was consumed. kError: error() holds the input failure. Blank lines are skipped.
   Outcome Next();
-  const std::vector<std::string_view>& fields() const { return fields_; }
+  const std::vector<std::string_view>& fields() const;  // unescaped on first use
+  const std::vector<RawField>& raw_fields() const { return raw_; }
   uint64_t record_line() const { return record_line_; }  // 1-based line the record starts on
   const std::string& bad_reason() const { return bad_reason_; }
   const Status& error() const { return error_; }
@@ -67,14 +96,21 @@ class CsvReader {
   bool first_ = true;
   uint64_t line_ = 1;  // line number at begin_
   uint64_t record_line_ = 0;
-  std::vector<std::string_view> fields_;
-  std::vector<std::pair<size_t, size_t>> spans_;  // (offset, length); offset tagged for scratch
-  std::vector<bool> in_scratch_;
-  std::string scratch_;
+  struct Span {
+    size_t offset, length;  // in buf_; the raw bytes of the field
+    bool escaped;           // holds doubled quotes
+  };
+  std::vector<Span> spans_;
+  std::vector<RawField> raw_;
+  mutable std::vector<std::string_view> fields_;
+  mutable bool fields_ready_ = false;
+  mutable std::string scratch_;  // the unescaped fields
   std::string bad_reason_;
   Status error_;
   size_t expected_fields_ = 0;
   bool resync_ = false;  // looking for the next line that starts a valid record
+  BufferHandoff* handoff_ = nullptr;
+  bool returned_ = false;  // a record was returned from the buffer since the last hand-over
 };
 
 }  // namespace ltl
