@@ -38,11 +38,18 @@ Status ReadAll(int fd, const std::string& path, std::string* out) {
 }
 
 Result<Salt> ReadExisting(const std::string& path) {
-  // O_NONBLOCK: opening a FIFO planted at the path must not hang; it is refused below.
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    return Status::IoError(
-        fmt::format("{}: cannot open salt file: {}", path, std::strerror(errno)));
+  // O_NOFOLLOW: a symbolic link planted at the path (the default .ltl-salt sits in a working
+  // directory others may share) is refused, never followed to a file the link's owner chose.
+  // O_NONBLOCK: opening a FIFO planted at the path must not hang; it is refused below. Nothing
+  // about the file is changed until it has been read and holds a valid salt (issue 35, item 1).
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ELOOP)
+      return Status::InvalidArgument(fmt::format(
+          "{}: salt file is a symbolic link; name the file itself (links are not followed)", path));
+    return Status::IoError(fmt::format("{}: cannot open salt file: {}", path, std::strerror(err)));
+  }
   struct stat st;
   if (::fstat(fd, &st) != 0) {
     ::close(fd);
@@ -57,24 +64,33 @@ Result<Salt> ReadExisting(const std::string& path) {
     return Status::InvalidArgument(
         fmt::format("{}: salt file is writable by group or others; run chmod 600 on it", path));
   }
+  std::string content;
+  Status rs = ReadAll(fd, path, &content);
+  if (!rs.ok()) {
+    ::close(fd);
+    return rs;
+  }
+  auto key = ParseSalt(content, path);
+  if (!key.ok()) {
+    ::close(fd);
+    return key.status();
+  }
   bool tightened = false;
   if (st.st_mode & (S_IRGRP | S_IROTH)) {
-    if (::fchmod(fd, st.st_mode & S_IRWXU) != 0) {
-      const int err = errno;
+    // Only a file this user owns is changed (root included: root does not tighten another
+    // user's file, it refuses it), and only once it has proved to be a salt.
+    const bool own = st.st_uid == ::geteuid();
+    if (!own || ::fchmod(fd, st.st_mode & S_IRWXU) != 0) {
+      const int err = own ? errno : EPERM;
       ::close(fd);
       return Status::InvalidArgument(
           fmt::format("{}: salt file is readable by group or others and cannot be made private "
                       "({}); run chmod 600 on it as its owner",
-                      path, std::strerror(err)));
+                      path, own ? std::strerror(err) : "owned by another user"));
     }
     tightened = true;
   }
-  std::string content;
-  Status rs = ReadAll(fd, path, &content);
   ::close(fd);
-  if (!rs.ok()) return rs;
-  auto key = ParseSalt(content, path);
-  if (!key.ok()) return key.status();
   return Salt{*key, false, tightened};
 }
 
@@ -112,7 +128,8 @@ Result<SipKey> ParseSalt(const std::string& content, const std::string& path) {
 
 Result<Salt> LoadOrCreateSalt(const std::string& path) {
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0) return ReadExisting(path);
+  // lstat: a link (dangling or not) at the path is an existing entry, refused by ReadExisting.
+  if (::lstat(path.c_str(), &st) == 0) return ReadExisting(path);
   if (errno != ENOENT)
     return Status::IoError(
         fmt::format("{}: cannot stat salt file: {}", path, std::strerror(errno)));

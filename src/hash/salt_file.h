@@ -19,10 +19,12 @@ struct Salt {
   bool tightened = false;  // true when this call removed group/others' read permission
 };
 
-// Reads the salt at `path`, creating it when it does not exist. Refuses a path that is not a
-// regular file, or a file that group or others can write (someone else could choose the key). A
-// file that group or others can read (anyone who can read it can tell which traces share
-// prompts) is made private (mode & 0700) when this user owns it, and refused otherwise.
+// Reads the salt at `path`, creating it when it does not exist. Refuses a symbolic link (opened
+// with O_NOFOLLOW: never followed), a path that is not a regular file, or a file that group or
+// others can write (someone else could choose the key). A file that group or others can read
+// (anyone who can read it can tell which traces share prompts) is made private (mode & 0700)
+// when this user owns it and it holds a valid salt, and refused otherwise; a refused file is
+// never changed.
 Result<Salt> LoadOrCreateSalt(const std::string& path);
 
 // Parses the file content: 32 hexadecimal digits (surrounding whitespace allowed).

@@ -2,7 +2,8 @@
 no window with wider permissions), 32 hex digits, reused by later runs; refused with one clear line
 when it is group- or world-writable, a directory, a FIFO (without hanging) or malformed; never
 printed (test_canary.py also greps every output for it). A group- or world-readable one is made
-owner-only with one warning (issue 17, item 11)."""
+owner-only with one warning (issue 17, item 11), but only after it proved to be a salt, and a
+symbolic link is never followed (issue 35, item 1)."""
 import json
 import os
 import shutil
@@ -110,6 +111,54 @@ class SaltFile(unittest.TestCase):
             f.write("not hex at all\n")
         os.chmod(self.salt, 0o600)
         self.refused(r"\.ltl-salt: salt file must hold 32 hexadecimal digits")
+
+    def test_symlink_refused_target_unchanged(self):
+        # Issue 35, item 1: a .ltl-salt link planted in the working directory was followed and its
+        # target made owner-only before the content was checked. The link is refused, and neither
+        # a valid salt nor any other file it points at changes mode.
+        for content in ("00112233445566778899aabbccddeeff\n", "root:x:0:0:root:/root:/bin/sh\n"):
+            with self.subTest(content=content[:8]):
+                target = os.path.join(self.dir, "elsewhere")
+                with open(target, "w") as f:
+                    f.write(content)
+                os.chmod(target, 0o644)
+                os.symlink(target, self.salt)
+                self.refused(r"\.ltl-salt: salt file is a symbolic link; name the file itself "
+                             r"\(links are not followed\)")
+                self.assertEqual(stat.S_IMODE(os.stat(target).st_mode), 0o644)
+                with open(target) as f:
+                    self.assertEqual(f.read(), content)
+                os.unlink(self.salt)
+                os.unlink(target)
+
+    def test_dangling_symlink_refused_nothing_created(self):
+        target = os.path.join(self.dir, "made-by-the-link")
+        os.symlink(target, self.salt)
+        self.refused(r"\.ltl-salt: salt file is a symbolic link; name the file itself "
+                     r"\(links are not followed\)")
+        self.assertFalse(os.path.lexists(target))
+
+    def test_malformed_readable_refused_unchanged(self):
+        # A group-readable file that is not a salt keeps its mode: validated before any chmod.
+        with open(self.salt, "w") as f:
+            f.write("not hex at all\n")
+        os.chmod(self.salt, 0o644)
+        self.refused(r"\.ltl-salt: salt file must hold 32 hexadecimal digits")
+        self.assertEqual(stat.S_IMODE(os.stat(self.salt).st_mode), 0o644)
+
+    def test_salt_file_option_link_refused(self):
+        target = os.path.join(self.dir, "target")
+        with open(target, "w") as f:
+            f.write("00112233445566778899aabbccddeeff\n")
+        os.chmod(target, 0o640)
+        link = os.path.join(self.dir, "named-link")
+        os.symlink(target, link)
+        r = subprocess.run([env.BINARY, "profile", self.log, "-o", os.path.join(self.dir, "r"),
+                            "--salt-file", link], cwd=self.dir, capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("named-link: salt file is a symbolic link", r.stderr)
+        self.assertEqual(stat.S_IMODE(os.stat(target).st_mode), 0o640)
 
 
 if __name__ == "__main__":
