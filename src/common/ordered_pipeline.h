@@ -3,6 +3,10 @@
 // Output therefore does not depend on the number of threads or on scheduling. At most
 // `max_in_flight` batches exist at once, so memory stays bounded however long the input is.
 // With threads == 0 there are no workers: Submit transforms and consumes inline (same code path).
+// An exception thrown by `work` on a worker thread (std::bad_alloc above all) is kept with its
+// batch and rethrown on the submitting thread when that batch's turn to be consumed comes, so every
+// thread's failure reaches the caller exactly as with threads == 0 (issue 35, item 5: before, a
+// worker's bad_alloc called std::terminate). Batches not yet started are then dropped.
 // Hand-written: a bounded, order-preserving map over a thread pool is ~80 lines here, and neither
 // the standard library nor the Debian packages we use (no TBB) offer one.
 #pragma once
@@ -10,6 +14,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -28,18 +33,16 @@ class OrderedPipeline {
       : work_(std::move(work)),
         consume_(std::move(consume)),
         max_in_flight_(max_in_flight ? max_in_flight : 4 * threads + 2) {
-    for (size_t w = 0; w < threads; ++w) workers_.emplace_back([this, w] { WorkerLoop(w); });
+    try {
+      for (size_t w = 0; w < threads; ++w) workers_.emplace_back([this, w] { WorkerLoop(w); });
+    } catch (...) {  // a thread the system refused: stop the ones started, then report it
+      StopWorkers();
+      throw;
+    }
   }
   OrderedPipeline(const OrderedPipeline&) = delete;
   OrderedPipeline& operator=(const OrderedPipeline&) = delete;
-  ~OrderedPipeline() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    work_ready_.notify_all();
-    for (std::thread& t : workers_) t.join();
-  }
+  ~OrderedPipeline() { StopWorkers(); }
 
   void Submit(Batch batch) {
     if (workers_.empty()) {
@@ -67,7 +70,20 @@ class OrderedPipeline {
   struct Slot {
     Batch batch;
     bool done = false;
+    std::exception_ptr error;  // what `work` threw on a worker, rethrown when consumed
   };
+
+  // Lets the workers finish the batch in hand, drops the ones not started (after a normal Finish
+  // there are none; during unwinding from an error they would only be wasted work) and joins.
+  void StopWorkers() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+      jobs_.clear();
+    }
+    work_ready_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
 
   void WorkerLoop(size_t w) {
     for (;;) {
@@ -79,10 +95,16 @@ class OrderedPipeline {
         slot = jobs_.front();
         jobs_.pop_front();
       }
-      work_(w, slot->batch);
+      std::exception_ptr error;
+      try {
+        work_(w, slot->batch);
+      } catch (...) {
+        error = std::current_exception();
+      }
       {
         std::lock_guard<std::mutex> lock(mu_);
         slot->done = true;
+        slot->error = error;
       }
       done_.notify_all();
     }
@@ -104,6 +126,7 @@ class OrderedPipeline {
         head = std::move(in_flight_.front());
         in_flight_.pop_front();
       }
+      if (head->error) std::rethrow_exception(head->error);
       consume_(head->batch);
     }
   }

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "common/ascii.h"
+#include "common/json_memory.h"
 #include "read/json_line.h"
 
 namespace ltl {
@@ -110,7 +111,7 @@ simdjson::error_code JsonScratch::Parse(std::string_view json, element* out) {
   if (s.buf.size() < json.size() + simdjson::SIMDJSON_PADDING)
     s.buf.resize(json.size() + simdjson::SIMDJSON_PADDING + json.size() / 4);
   std::memcpy(s.buf.data(), json.data(), json.size());
-  return s.parser.parse(s.buf.data(), json.size(), false).get(*out);
+  return JsonOrOutOfMemory(s.parser.parse(s.buf.data(), json.size(), false).get(*out));
 }
 
 bool ParseEmbeddedJson(std::string_view text, JsonScratch* scratch, element* out) {

@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "common/ascii.h"
+#include "common/json_memory.h"
 #include "ingest/request_assembly.h"
 #include "read/json_line.h"
 #include "read/timestamp.h"
@@ -426,7 +427,8 @@ LocateResult RowLocator::LocateJson(std::string_view raw, uint64_t line, Located
   if (record_buf_.size() < raw.size() + simdjson::SIMDJSON_PADDING)
     record_buf_.resize(raw.size() + simdjson::SIMDJSON_PADDING + raw.size() / 4);
   std::memcpy(record_buf_.data(), raw.data(), raw.size());
-  if (auto err = record_parser_.parse(record_buf_.data(), raw.size(), false).get(root_)) {
+  if (auto err = JsonOrOutOfMemory(
+          record_parser_.parse(record_buf_.data(), raw.size(), false).get(root_))) {
     *reason = JsonErrorReason(err, "invalid JSON");
     return LocateResult::kSkipped;
   }

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/ascii.h"
+#include "common/json_memory.h"
 
 namespace ltl {
 namespace {
@@ -67,7 +68,7 @@ bool ClaudeCodeSession(std::string_view user_id, simdjson::dom::parser* aux, std
   if (user_id.size() > 2 && user_id.front() == '{') {
     simdjson::dom::element doc;
     std::string_view sid;
-    if (aux->parse(user_id.data(), user_id.size()).get(doc)) return false;
+    if (JsonOrOutOfMemory(aux->parse(user_id.data(), user_id.size()).get(doc))) return false;
     if (doc["session_id"].get_string().get(sid) || sid.empty()) return false;
     session->assign(sid);
     return true;

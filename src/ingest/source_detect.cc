@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "common/ascii.h"
+#include "common/json_memory.h"
 #include "ingest/field_path.h"
 
 namespace ltl {
@@ -67,9 +68,9 @@ SourceChoice DetectJsonSource(std::string_view record) {
   c.source = FindSource("generic");
   c.reason = "no tool's keys matched the first record: generic gateway source";
   simdjson::dom::parser parser;
-  simdjson::padded_string padded(record);
+  simdjson::padded_string padded = PaddedOrOutOfMemory(record);
   element root;
-  if (parser.parse(padded).get(root)) return c;
+  if (JsonOrOutOfMemory(parser.parse(padded).get(root))) return c;
   JsonScratch scratch;
   int best = -1000;
   for (const SourceSpec* s : AllSources()) {
@@ -127,9 +128,9 @@ SourceChoice DetectCsvSource(const std::vector<std::string>& names) {
 bool ExpandNestedRecords(const SourceSpec& source, std::string_view value,
                          std::vector<std::string>* out) {
   simdjson::dom::parser parser;
-  simdjson::padded_string padded(value);
+  simdjson::padded_string padded = PaddedOrOutOfMemory(value);
   element root;
-  if (parser.parse(padded).get(root)) return false;
+  if (JsonOrOutOfMemory(parser.parse(padded).get(root))) return false;
   std::vector<element> recs;
   Collect(root, source.records_at, 0, &recs);
   for (element r : recs) out->push_back(simdjson::to_string(r));

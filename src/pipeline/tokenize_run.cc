@@ -7,6 +7,7 @@
 #include <ctime>
 #include <memory>
 
+#include "common/json_memory.h"
 #include "pipeline/model_files.h"
 #include "read/input_stream.h"
 #include "render/model_chat_template.h"
@@ -22,9 +23,9 @@ class BodyRenderer {
   BodyRenderer(ModelChatTemplatePtr tmpl, int64_t now) : tmpl_(std::move(tmpl)), now_(now) {}
   // The rendered text, or nullptr with *error set (no request text in it).
   const std::string* Render(std::string_view record, std::string* error) {
-    padded_ = simdjson::padded_string(record);
+    padded_ = PaddedOrOutOfMemory(record);
     simdjson::dom::element body;
-    if (auto e = parser_.parse(padded_).get(body); e) {
+    if (auto e = JsonOrOutOfMemory(parser_.parse(padded_).get(body)); e) {
       *error = fmt::format("not a JSON request body ({})", simdjson::error_message(e));
       return nullptr;
     }

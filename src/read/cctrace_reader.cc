@@ -11,6 +11,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "common/json_memory.h"
 #include "read/json_line.h"
 
 namespace ltl {
@@ -131,7 +132,7 @@ class Builder {
  private:
   void AddDocument(const std::string& name, const std::string& text) {
     element doc;
-    if (parser_.parse(text).get(doc)) return Skip("trace file: invalid JSON", 1);
+    if (JsonOrOutOfMemory(parser_.parse(text).get(doc))) return Skip("trace file: invalid JSON", 1);
     object top;
     if (doc.get_object().get(top)) return Skip("trace file: not a JSON object", 1);
     array requests;

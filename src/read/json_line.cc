@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/ascii.h"
+#include "common/json_memory.h"
 
 namespace ltl {
 
@@ -15,7 +16,8 @@ bool JsonLineParser::Start(std::string_view line, simdjson::ondemand::object* ob
                            std::string* reason) {
   buf_.reserve(line.size() + simdjson::SIMDJSON_PADDING);
   buf_.assign(line.data(), line.size());
-  auto err = parser_.iterate(buf_.data(), buf_.size(), buf_.capacity()).get(doc_);
+  auto err =
+      JsonOrOutOfMemory(parser_.iterate(buf_.data(), buf_.size(), buf_.capacity()).get(doc_));
   if (err) {
     *reason = JsonErrorReason(err, "invalid JSON");
     return false;
@@ -46,7 +48,7 @@ bool JsonLineParser::Start(std::string_view line, simdjson::ondemand::object* ob
 }
 
 const char* JsonErrorReason(simdjson::error_code error, const char* invalid) {
-  switch (error) {
+  switch (JsonOrOutOfMemory(error)) {
     case simdjson::UTF8_ERROR:
       return "invalid UTF-8 in JSON";
     case simdjson::DEPTH_ERROR:

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/json_memory.h"
 #include "render/py_json.h"
 
 namespace ltl {
@@ -270,7 +271,8 @@ bool ModelChatTemplate::Render(simdjson::dom::element body, int64_t now_unix_sec
     return false;
   }
   if (!scratch->special_parsed) {
-    if (scratch->special_parser.parse(special_json_).get(scratch->special) != simdjson::SUCCESS) {
+    if (JsonOrOutOfMemory(scratch->special_parser.parse(special_json_).get(scratch->special)) !=
+        simdjson::SUCCESS) {
       *reason = "chat template: special tokens are not JSON";
       return false;
     }

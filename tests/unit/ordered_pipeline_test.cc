@@ -6,7 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <new>
+#include <stdexcept>
 #include <vector>
+
+#include "common/parallel_jobs.h"
 
 namespace ltl {
 namespace {
@@ -59,6 +63,54 @@ TEST(OrderedPipeline, ConsumesInSubmissionOrderForAnyThreadCount) {
     // Submitted but not yet consumed: at most max_in_flight + the one being submitted.
     EXPECT_LE(max_live.load(), 7) << threads;
   }
+}
+
+// Issue 35, item 5: a worker's std::bad_alloc called std::terminate (exit 134, a core dump with
+// prompt text) while --threads 1 ended cleanly. It must reach the submitting thread as the same
+// exception, in order: every batch before the failing one is consumed, none after it.
+TEST(OrderedPipeline, WorkerExceptionReachesTheCallerInOrder) {
+  for (size_t threads : {0u, 1u, 3u, 8u}) {
+    std::vector<int> consumed;
+    bool caught = false;
+    try {
+      OrderedPipeline<Batch> p(
+          threads,
+          [&](size_t, Batch& b) {
+            if (b.seq == 37) throw std::bad_alloc();
+          },
+          [&](Batch& b) { consumed.push_back(b.seq); }, /*max_in_flight=*/4);
+      for (int s = 0; s < 200; ++s) {
+        Batch b;
+        b.seq = s;
+        p.Submit(std::move(b));
+      }
+      p.Finish();
+    } catch (const std::bad_alloc&) {
+      caught = true;
+    }
+    EXPECT_TRUE(caught) << threads;
+    ASSERT_EQ(consumed.size(), 37u) << threads;
+    for (int s = 0; s < 37; ++s) EXPECT_EQ(consumed[s], s) << threads;
+  }
+}
+
+TEST(RunParallel, JobExceptionIsRethrownOnTheCaller) {
+  for (unsigned threads : {1u, 2u, 8u}) {
+    std::atomic<int> ran{0};
+    EXPECT_THROW(RunParallel(1000, threads,
+                             [&](size_t i) {
+                               ++ran;
+                               if (i == 5) throw std::bad_alloc();
+                             }),
+                 std::bad_alloc)
+        << threads;
+    EXPECT_GE(ran.load(), 6) << threads;
+  }
+  EXPECT_THROW(RunParallel(10, 4,
+                           [](size_t i) {
+                             if (i == 9) throw std::runtime_error("x");
+                           }),
+               std::runtime_error);
 }
 
 }  // namespace
