@@ -170,7 +170,7 @@ Result<ModelChatTemplatePtr> ModelChatTemplate::Load(const std::string& path) {
 }
 
 Result<ModelChatTemplatePtr> ModelChatTemplate::FromTokenizerConfig(std::string_view json,
-                                                                    std::string origin) {
+                                                                    const std::string& origin) {
   simdjson::dom::parser p;
   simdjson::dom::object config;
   std::string text(json);
@@ -208,8 +208,9 @@ Result<ModelChatTemplatePtr> ModelChatTemplate::FromTokenizerConfig(std::string_
   for (auto& [name, source] : sources) {
     auto parsed = ChatTemplate::Parse(std::move(source));
     if (!parsed.ok()) {
-      return Status::InvalidArgument(origin + ": template '" + name +
-                                     "': " + parsed.status().message());
+      std::string message = origin;
+      message.append(": template '").append(name).append("': ").append(parsed.status().message());
+      return Status::InvalidArgument(message);
     }
     Named n{name, parsed.value(), DetectContentFormat(*parsed.value())};
     m->templates_.push_back(std::move(n));

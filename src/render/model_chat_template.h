@@ -41,7 +41,7 @@ class ModelChatTemplate {
   static Result<ModelChatTemplatePtr> Load(const std::string& path);
   // From the text of a tokenizer_config.json; `origin` names it in messages and the report.
   static Result<ModelChatTemplatePtr> FromTokenizerConfig(std::string_view json,
-                                                          std::string origin);
+                                                          const std::string& origin);
   // From a Jinja source with special tokens given as a JSON object ("{}" = none).
   static Result<ModelChatTemplatePtr> FromJinja(std::string source, std::string special_json,
                                                 std::string origin);
