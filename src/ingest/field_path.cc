@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
 #include <cstring>
 
 #include "common/ascii.h"
@@ -82,7 +83,10 @@ Result<FieldPath> ParseFieldPath(std::string_view text) {
         if (inner.empty() || inner.find_first_not_of("0123456789") != std::string_view::npos)
           return bad("[...] holds a number or a quoted key");
         seg.kind = PathSegment::Kind::kIndex;
-        seg.index = std::stoul(std::string(inner));
+        // from_chars, not stoul: 20 digits were an uncaught std::out_of_range (issue 35, item 4).
+        auto [end, ec] = std::from_chars(inner.data(), inner.data() + inner.size(), seg.index);
+        if (ec != std::errc() || end != inner.data() + inner.size())
+          return bad("[...] index is too large");
       }
       i = close + 1;
     } else {

@@ -138,6 +138,8 @@ std::string ChatTemplateSkipReason(const ChatTemplateError& e) {
     return "chat template raised: " + (e.safe_message.empty() ? "(no message)" : e.safe_message) +
            where;
   }
+  // Our own limits are fixed phrases naming the limit (no request text): say which was hit.
+  if (e.kind == ct::ErrorKind::kLimit) return "chat template limit: " + e.message + where;
   // Other errors can quote request values (a missing key's name): only the kind and position.
   return std::string("chat template error: ") + ct::ErrorKindName(e.kind) + where;
 }

@@ -46,6 +46,18 @@ class OptionLimits(unittest.TestCase):
             self.assertIn("--default-output-length", r.stderr)
             self.assertEqual(os.listdir(d), [])
 
+    def test_overlong_field_path_index_is_one_line(self):
+        # Issue 35, item 4: a 20-digit [index] was an uncaught std::out_of_range (exit 134).
+        for option in ("--body-field", "--session-field", "--status-field", "--time-field"):
+            with self.subTest(option=option), tempfile.TemporaryDirectory() as d:
+                r = env.run(["profile", LOG, "-o", os.path.join(d, "r"), option,
+                             "a[99999999999999999999]", "--salt-file", os.path.join(d, "salt")])
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertEqual(r.stderr.splitlines(), [
+                    "llmtrafficlens: field path 'a[99999999999999999999]': [...] index is too "
+                    "large"])
+                self.assertFalse(os.path.exists(os.path.join(d, "r.json")))
+
     def test_range_ends_are_accepted(self):
         with tempfile.TemporaryDirectory() as d:
             r = env.run(["profile", LOG, "-o", os.path.join(d, "r"), "--quiet", "--threads", "256",

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/chat_template/value.h"
@@ -84,10 +85,23 @@ struct Node {
   bool recursive = false;
 };
 
+// Nesting limits of a template (issue 35, item 3: 10,000 parentheses, 20,000 nested ifs or
+// 50,000 chained `+` overflowed the stack; Jinja2 ends such templates with RecursionError). The
+// parser's own recursion counts one level per nested statement, unary operator, `not`, inline if
+// and sub-expression (a parenthesis counts about two); the tree it builds may be at most
+// kMaxTreeDepth nodes deep (a chain of 50,000 `+1` builds a tree that deep without recursing).
+constexpr int kMaxParseNesting = 500;
+constexpr int kMaxTreeDepth = 1000;
+
 // Owns the nodes and the interned names of one template.
 struct NodePool {
   std::deque<Node> nodes;
   std::vector<std::string> names;  // name id -> name
+  // Where the template's own literal text lives (string constants and template data), sorted by
+  // address: a piece of a raise_exception message is shown only when it lies inside one of
+  // these (issue 35, item 7), because anything else may have been computed from the request.
+  std::vector<std::pair<const char*, const char*>> literals;
+  bool IsLiteral(const char* data, size_t size) const;
   Node* New(NodeKind kind, int line, int column) {
     nodes.emplace_back();
     Node* n = &nodes.back();

@@ -127,6 +127,13 @@ bool ChatTemplate::Render(const ChatTemplateInput& input, ChatTemplateScratch* s
   scratch->pieces.clear();
   scratch->text.clear();
   scratch->segments.spans.clear();
+  struct BudgetScope {  // the byte budget covers this render only, whichever way it ends
+    explicit BudgetScope(ct::Arena* a, size_t bytes) : arena(a) { arena->StartBudget(bytes); }
+    ~BudgetScope() { arena->EndBudget(); }
+    BudgetScope(const BudgetScope&) = delete;
+    BudgetScope& operator=(const BudgetScope&) = delete;
+    ct::Arena* arena;
+  } budget(&scratch->arena, input.max_bytes);
   try {
     ct::Evaluator ev(pool_, globals, &scratch->arena);
     ev.Run(body_, &scratch->pieces);

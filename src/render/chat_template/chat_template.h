@@ -44,8 +44,9 @@ struct ChatTemplateError {
   ct::ErrorKind kind = ct::ErrorKind::kType;
   std::string message;
   int line = 0, column = 0;
-  // kRaised: `message` with each piece that came from the request replaced by "…" (templates
-  // quote roles or contents in their messages); safe for skip reasons and reports.
+  // kRaised: `message` with every part that is not the template's own literal text replaced by
+  // "…" (templates quote roles or contents in their messages, also through '%s' %, format, or a
+  // list turned into a string); safe for skip reasons and reports.
   std::string safe_message;
   std::string ToString() const;  // "line L:C: message"
 };
@@ -63,8 +64,13 @@ struct ChatTemplateScratch {
 // built in `scratch.arena` (template_messages.h builds them from request bodies).
 struct ChatTemplateInput {
   std::vector<std::pair<std::string, ct::Value>> vars;
-  int64_t now_unix_seconds = 0;     // what strftime_now() formats
-  uint64_t max_steps = 50'000'000;  // loop iterations + macro calls, then a "limit" error
+  int64_t now_unix_seconds = 0;  // what strftime_now() formats
+  // Per-render limits (issue 35, item 9; docs/ROBUSTNESS.md), each ending the render with a
+  // kLimit error that names it: work steps (every expression and statement evaluated, loop
+  // iteration and macro call), and bytes (everything the render allocates, temporaries and the
+  // output included; the input built before the render is not counted).
+  uint64_t max_steps = 100'000'000;
+  size_t max_bytes = size_t{512} << 20;
   void Set(std::string name, const ct::Value& v) { vars.emplace_back(std::move(name), v); }
 };
 

@@ -2,6 +2,7 @@
 #include "render/chat_template/evaluator.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "render/chat_template/builtins.h"
@@ -58,14 +59,40 @@ Evaluator::Evaluator(const NodePool& pool, const RenderGlobals& globals, Arena* 
   }
 }
 
+// Nesting of Eval/ExecNode calls: each level is one native frame, so an expression 50,000 `+`
+// deep or nested macro calls would overflow the thread's stack (issue 35, item 3: a segfault).
+// The count bounds it where frames have their release size; the stack bytes bound it wherever
+// frames are larger (sanitizers): whichever comes first ends the render with a kLimit error, as
+// Jinja2 ends with RecursionError.
+class Evaluator::DepthGuard {
+ public:
+  explicit DepthGuard(Evaluator* e) : e_(e) {
+    e_->Step();
+    const auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+    if (++e_->eval_depth_ > kMaxEvalDepth ||
+        (here < e_->stack_base_ && e_->stack_base_ - here > kMaxEvalStackBytes)) {
+      --e_->eval_depth_;
+      Fail(ErrorKind::kLimit, "template nested too deeply (evaluation depth limit)");
+    }
+  }
+  ~DepthGuard() { --e_->eval_depth_; }
+  DepthGuard(const DepthGuard&) = delete;
+  DepthGuard& operator=(const DepthGuard&) = delete;
+
+ private:
+  Evaluator* e_;
+};
+
 void Evaluator::Run(const Body& body, std::vector<Piece>* out) {
+  stack_base_ = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   out_ = out;
   frame_ = NewFrame(nullptr);
   Exec(body);
 }
 
 void Evaluator::Step() {
-  if (++steps_ > globals_.max_steps) Fail(ErrorKind::kLimit, "template ran too long (step limit)");
+  if (++steps_ > globals_.max_steps)
+    Fail(ErrorKind::kLimit, "template ran too long (work step limit)");
 }
 
 Frame* Evaluator::NewFrame(Frame* parent) {
@@ -125,20 +152,22 @@ Evaluator::Flow Evaluator::Exec(const Body& body) {
 }
 
 void Evaluator::Emit(const Value& v) {
-  if (v.kind == Kind::kString) {
-    AppendPieces(v, out_);
-    return;
-  }
   if (v.kind == Kind::kUndefined) return;
-  AppendPieces(ToStringValue(v, arena_), out_);
+  const Value s = v.kind == Kind::kString ? v : ToStringValue(v, arena_);
+  // The output is copied into one text at the end: its bytes count against the render's budget
+  // like any allocation (a 200 MB string printed in a loop would otherwise fill the memory).
+  arena_->Charge(s.size + (s.rope ? s.r->count : 1) * sizeof(Piece));
+  AppendPieces(s, out_);
 }
 
 Evaluator::Flow Evaluator::ExecNode(const Node* n) {
+  DepthGuard guard(this);
   try {
     switch (n->kind) {
       case NodeKind::kOutput:
         for (const Node* k : n->kids) {
           if (k->kind == NodeKind::kTemplateData) {
+            arena_->Charge(k->name.size() + sizeof(Piece));
             out_->push_back(Piece{k->name.data(), static_cast<uint32_t>(k->name.size()), kFraming});
           } else {
             Emit(Eval(k));
@@ -344,6 +373,7 @@ Value Evaluator::Capture(const Body& body, Frame* frame) {
 // --- expressions ------------------------------------------------------------------------------
 
 Value Evaluator::Eval(const Node* n) {
+  DepthGuard guard(this);
   try {
     switch (n->kind) {
       case NodeKind::kConst:
@@ -570,7 +600,7 @@ Value Evaluator::CallValue(const Value& callee, const CallArgs& args) {
     }
     case CallableKind::kJoiner: {
       Callable* mut = const_cast<Callable*>(c);
-      if (mut->state++ == 0) return Value::Str(std::string_view("", 0));
+      if (mut->state++ == 0) return Value::Str(std::string_view(""));
       return mut->self;
     }
     case CallableKind::kCycler:
@@ -724,26 +754,29 @@ Value Evaluator::CallBuiltin(const Callable* c, const CallArgs& args) {
       return Value::DictOf(d, c->builtin == BuiltinFn::kNamespace ? Kind::kNamespace : Kind::kDict);
     }
     case BuiltinFn::kRaiseException: {
+      // The safe message keeps only the template's own literal text: every byte of a piece that
+      // lies inside a string constant or template data of this template (NodePool::literals)
+      // and is not attributed to a request segment; a run of anything else becomes one "…".
+      // Request text reached reports through '%s' % content, |format, str(messages) and the
+      // like, which compute new framing-attributed strings (issue 35, item 7); whatever
+      // computes a string now puts it in the arena, outside every literal, so it is masked.
       std::string msg, safe;
       if (!args.pos.empty()) {
         const Value& v = args.pos[0];
         AppendStr(v, arena_, &msg);
-        if (v.kind == Kind::kString) {
-          std::vector<Piece> pieces;
-          AppendPieces(v, &pieces);
-          bool masked = false;  // one "…" for a run of request pieces
-          for (const Piece& p : pieces) {
-            if (p.src == kFraming) {
-              safe.append(p.data, p.size);
-              masked = false;
-            } else if (!masked && p.size) {
-              safe += "\u2026";
-              masked = true;
-            }
+        std::vector<Piece> pieces;
+        if (v.kind == Kind::kString) AppendPieces(v, &pieces);
+        bool masked = false;  // one "…" for a run of masked pieces
+        for (const Piece& p : pieces) {
+          if (p.src == kFraming && pool_.IsLiteral(p.data, p.size)) {
+            safe.append(p.data, p.size);
+            masked = false;
+          } else if (!masked && p.size) {
+            safe += "\u2026";
+            masked = true;
           }
-        } else {
-          safe = v.src == kFraming ? msg : "\u2026";
         }
+        if (v.kind != Kind::kString && !msg.empty()) safe = "\u2026";
       }
       TemplateError e(ErrorKind::kRaised, msg);
       e.set_safe_message(std::move(safe));

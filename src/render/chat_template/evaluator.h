@@ -32,12 +32,18 @@ struct LoopState {
   Value last_changed;
 };
 
+// Evaluation nesting: Eval/ExecNode levels, and native stack bytes below Run's frame (threads
+// have 8 MiB; see DepthGuard in evaluator.cc). docs/ROBUSTNESS.md lists every limit.
+constexpr int kMaxEvalDepth = 2000;
+constexpr uintptr_t kMaxEvalStackBytes = 4u << 20;
+
 struct RenderGlobals {
   // Template globals by name id (the template's interned names); kUndefined when not given.
   std::vector<Value> by_id;
   std::vector<bool> given;
-  int64_t now_unix_seconds = 0;     // strftime_now() formats this instant (UTC)
-  uint64_t max_steps = 50'000'000;  // loop iterations + macro calls before a kLimit error
+  int64_t now_unix_seconds = 0;  // strftime_now() formats this instant (UTC)
+  // Work: every expression and statement evaluated, loop iteration and macro call is one step.
+  uint64_t max_steps = 100'000'000;
 };
 
 class Evaluator {
@@ -86,7 +92,10 @@ class Evaluator {
   const Value* filter_base_ = nullptr;  // the captured body in filter blocks / block sets
   int depth_ = 0;
   uint64_t steps_ = 0;
+  int eval_depth_ = 0;
+  uintptr_t stack_base_ = 0;
   void Step();
+  class DepthGuard;
   std::vector<int> builtin_of_name_;  // name id -> BuiltinFn + 1, or 0
   int loop_id_, caller_id_, varargs_id_, kwargs_id_;
 };

@@ -3,7 +3,9 @@
 // unique, items, reverse of a list, batch, slice) return generator lists here, so len(),
 // indexing and a second iteration fail or come out empty exactly as they would in Python.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -65,7 +67,19 @@ Value AttrPath(const Value& item, const Value& attribute, Arena* a, const Value*
       std::string part =
           path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
       bool digits = !part.empty() && std::all_of(part.begin(), part.end(), ::isdigit);
-      Value key = digits ? Value::Int(std::stoll(part)) : NewString(a, part);
+      // Jinja2 makes a digit part an int (any size); one past int64 indexes nothing, so it is
+      // undefined here (std::stoll threw std::out_of_range: issue 35, item 4).
+      int64_t index = 0;
+      if (digits) {
+        auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), index);
+        (void)end;
+        if (ec != std::errc()) {
+          cur = Value::Undefined();
+          if (def) return *def;
+          break;
+        }
+      }
+      Value key = digits ? Value::Int(index) : NewString(a, part);
       cur = GetItem(cur, key, a);
       if (cur.is_undefined() && def) return *def;
       if (dot == std::string::npos) break;
@@ -414,6 +428,7 @@ void StableSort(std::vector<Value>* items, std::vector<Value>* keys, bool revers
     return reverse ? PyLess((*keys)[y], (*keys)[x], a) : PyLess((*keys)[x], (*keys)[y], a);
   });
   std::vector<Value> sorted;
+  sorted.reserve(order.size());
   for (size_t i : order) sorted.push_back((*items)[i]);
   items->swap(sorted);
 }
@@ -490,7 +505,7 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       const Value* def = args.Get(0, "default_value");
       bool boolean = BoolArg(args, 1, "boolean", false);
       if (v.is_undefined() || (boolean && !Truthy(v)))
-        return def ? *def : Value::Str(std::string_view("", 0));
+        return def ? *def : Value::Str(std::string_view(""));
       return v;
     }
     case FilterId::kDictsort: {
@@ -610,7 +625,7 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       return ListFrom(a, items, true);
     }
     case FilterId::kJoin: {
-      Value sep = Value::Str(std::string_view("", 0));
+      Value sep = Value::Str(std::string_view(""));
       if (const Value* d = args.Get(0, "d")) sep = StrOf(*d, a);
       const Value* attribute = args.Get(1, "attribute");
       std::vector<Piece> pieces;

@@ -1,7 +1,10 @@
 // Python's str, dict and list methods as templates call them (`content.split('</think>')`,
 // `message.get('tool_calls')`, `tool.items()`); substrings keep their bytes' segments.
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <vector>
 
 #include "render/chat_template/errors.h"
 #include "render/chat_template/library.h"
@@ -168,6 +171,7 @@ Value Split(const Value& self, const CallArgs& args, Arena* a, bool from_right) 
     }
   }
   std::vector<Value> items;
+  items.reserve(parts.size());
   for (auto [b, e] : parts) items.push_back(SubString(a, self, b, e));
   return ListOfValues(a, items);
 }
@@ -306,7 +310,12 @@ Value Format(const Value& self, const CallArgs& args, Arena* a) {
         TypeFail("Replacement index out of range for positional args tuple");
       v = args.pos[auto_index++];
     } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
-      size_t k = std::stoul(std::string(field));
+      // from_chars: 20 digits were an uncaught std::out_of_range (issue 35, item 4).
+      size_t k = 0;
+      auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), k);
+      if (ec == std::errc::result_out_of_range)
+        TypeFail("Too many decimal digits in format string");
+      (void)end;
       if (k >= args.pos.size())
         TypeFail("Replacement index out of range for positional args tuple");
       v = args.pos[k];
@@ -319,18 +328,38 @@ Value Format(const Value& self, const CallArgs& args, Arena* a) {
     if (conv == "r") {
       AppendRepr(v, a, &text);
     } else if (!spec.empty() && v.is_number() && conv.empty()) {
-      char buf[256];
       std::string sp(spec);
+      // Room for the widest number the spec asks for, charged to the budget before it is made
+      // (a fixed 256-byte buffer cut wide fields short after formatting them in full).
+      size_t widest = 0;
+      for (size_t d = 0; d < sp.size();) {
+        size_t e = d;
+        while (e < sp.size() && std::isdigit(static_cast<unsigned char>(sp[e]))) ++e;
+        if (e > d) {
+          size_t n = 0;
+          auto [end, ec] = std::from_chars(sp.data() + d, sp.data() + e, n);
+          (void)end;
+          if (ec != std::errc() || n > size_t{INT32_MAX})
+            TypeFail("Too many decimal digits in format string");
+          widest = std::max(widest, n);
+          d = e;
+        } else {
+          ++d;
+        }
+      }
+      const size_t room = widest + 400;
+      a->Charge(room);
+      std::vector<char> buf(room, '\0');
       char type = sp.back();
       if (type == 'd' && v.kind != Kind::kFloat) {
-        std::snprintf(buf, sizeof(buf), ("%" + sp.substr(0, sp.size() - 1) + "lld").c_str(),
+        std::snprintf(buf.data(), room, ("%" + sp.substr(0, sp.size() - 1) + "lld").c_str(),
                       static_cast<long long>(v.kind == Kind::kBool ? v.b : v.i));
       } else if (type == 'f' || type == 'e' || type == 'g' || type == '%') {
-        std::snprintf(buf, sizeof(buf), ("%" + sp).c_str(), AsDouble(v));
+        std::snprintf(buf.data(), room, ("%" + sp).c_str(), AsDouble(v));
       } else {
         Fail(ErrorKind::kUnsupported, "format spec '" + sp + "' is not supported");
       }
-      text = buf;
+      text = buf.data();
     } else {
       AppendStr(v, a, &text);
       if (!spec.empty()) {
@@ -351,14 +380,23 @@ Value Format(const Value& self, const CallArgs& args, Arena* a) {
                  "format spec '" + std::string(spec) + "' is not supported");
           }
         }
-        size_t w = sp.empty() ? 0 : std::stoul(std::string(sp));
+        size_t w = 0;
+        if (!sp.empty()) {
+          auto [end, ec] = std::from_chars(sp.data(), sp.data() + sp.size(), w);
+          (void)end;
+          if (ec != std::errc() || w > size_t{INT64_MAX})
+            TypeFail("Too many decimal digits in format string");
+        }
+        a->Charge(w > SIZE_MAX / 8 ? SIZE_MAX : w * fill.size());
         size_t n = CodePointCount(text);
         if (n < w) {
           size_t pad = w - n, left = align == '>' ? pad : align == '^' ? pad / 2 : 0;
           std::string l, r;
           for (size_t k = 0; k < left; ++k) l += fill;
           for (size_t k = left; k < pad; ++k) r += fill;
-          text = l + text + r;
+          l += text;
+          l += r;
+          text = std::move(l);
         }
       }
     }
@@ -545,7 +583,7 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
       std::string_view sep = Str(sepv, a);
       if (sep.empty()) TypeFail("empty separator");
       size_t at = m == Method::kPartition ? s.find(sep) : s.rfind(sep);
-      Value empty = Value::Str(std::string_view("", 0));
+      Value empty = Value::Str(std::string_view(""));
       if (at == std::string_view::npos) {
         if (m == Method::kPartition) return ListOfValues(a, {self, empty, empty}, true);
         return ListOfValues(a, {empty, empty, self}, true);

@@ -2,8 +2,12 @@
 #include "render/chat_template/ops.h"
 
 #include <algorithm>
+#include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <vector>
 
 #include "render/chat_template/errors.h"
 #include "render/chat_template/py_unicode.h"
@@ -64,6 +68,42 @@ void AppendStrRepr(std::string_view s, std::string* out) {
   out->push_back(quote);
 }
 
+// Containers being printed or compared on this thread, outermost first. Python's repr marks a
+// container it meets again inside itself as "[...]" / "{...}" (Py_ReprEnter), and raises
+// RecursionError past its recursion limit; a namespace can hold itself (`{% set ns.a = ns %}`)
+// and lists can nest as deep as a loop builds them, so both are needed here (issue 35, item 2:
+// printing a self-containing namespace recursed until the stack overflowed).
+constexpr size_t kMaxValueDepth = 500;
+thread_local std::vector<const void*> t_open_containers;
+
+class ValueDepthGuard {
+ public:
+  explicit ValueDepthGuard(const void* container) {
+    if (t_open_containers.size() >= kMaxValueDepth)
+      Fail(ErrorKind::kLimit, "values nested too deeply to print or compare");
+    t_open_containers.push_back(container);
+  }
+  ~ValueDepthGuard() { t_open_containers.pop_back(); }
+  ValueDepthGuard(const ValueDepthGuard&) = delete;
+  ValueDepthGuard& operator=(const ValueDepthGuard&) = delete;
+  static bool IsOpen(const void* container) {
+    return std::find(t_open_containers.begin(), t_open_containers.end(), container) !=
+           t_open_containers.end();
+  }
+};
+
+// A width or precision of a format: Python reads any number of digits (up to sys.maxsize: more
+// is "Too many decimal digits in format string" / "width too big"); std::stoul threw
+// std::out_of_range past 20 digits and aborted the process (issue 35, item 4). What is read is
+// charged to the render's byte budget by the caller before it is used.
+size_t FormatNumber(std::string_view digits, const char* too_big) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size() || v > uint64_t{INT64_MAX})
+    TypeFail(too_big);
+  return static_cast<size_t>(v);
+}
+
 [[noreturn]] void BinaryTypeError(const char* op, const Value& a, const Value& b) {
   TypeFail(std::string("unsupported operand type(s) for ") + op + ": '" + TypeName(a) + "' and '" +
            TypeName(b) + "'");
@@ -117,10 +157,21 @@ Value Repeat(Arena* arena, const Value& seq, int64_t n) {
     Fail(ErrorKind::kLimit, "sequence repetition larger than 256 MiB");
   }
   if (seq.kind == Kind::kString) {
+    if (n == 0 || seq.size == 0) return Value::Str(std::string_view(""));
+    if (!seq.rope) {
+      // One piece: the bytes repeated, flat (16 bytes of piece per repetition made 'x' * 16M
+      // take 1 GB; issue 35, item 9). Charged to the budget by Alloc before it is taken.
+      char* p = static_cast<char*>(arena->Alloc(seq.size * static_cast<size_t>(n), 1));
+      for (int64_t k = 0; k < n; ++k) std::memcpy(p + k * seq.size, seq.s, seq.size);
+      return Value::Str(std::string_view(p, seq.size * static_cast<size_t>(n)), seq.src);
+    }
+    // A rope keeps each byte's segment: its pieces repeated, charged before they are built.
+    arena->Charge(static_cast<size_t>(n) * seq.r->count * sizeof(Piece));
     std::vector<Piece> pieces;
     for (int64_t k = 0; k < n; ++k) AppendPieces(seq, &pieces);
     return MakeString(arena, pieces.data(), pieces.size());
   }
+  arena->Charge(static_cast<size_t>(n) * seq.list->size * sizeof(Value));
   List* l = arena->New<List>();
   l->is_tuple = seq.list->is_tuple;
   for (int64_t k = 0; k < n; ++k) {
@@ -180,14 +231,27 @@ Value PercentFormat(Arena* arena, const Value& fmt, const Value& args) {
     }
     if (i >= f.size()) TypeFail("incomplete format");
     char conv = f[i];
-    std::string spec = "%" + flags + width + (prec.empty() ? "" : "." + prec);
-    char buf[512];
+    const size_t w = width.empty() ? 0 : FormatNumber(width, "width too big");
+    const size_t pr = prec.empty() ? 0 : FormatNumber(prec, "precision too big");
+    // A number is at most its width or precision plus the digits of a double (%f of 1e308: 309)
+    // and a sign and prefix: that room is charged to the byte budget before snprintf writes it
+    // (before: a 512-byte buffer cut '%0999999999d' to 511 characters after ~4 s of CPU).
+    const size_t room = std::max(w, pr) + 400;
+    std::vector<char> buf;
+    auto numeric = [&]() -> char* {
+      arena->Charge(room);
+      buf.assign(room, '\0');
+      return buf.data();
+    };
+    std::string spec = "%";
+    spec.append(flags).append(width);
+    if (!prec.empty()) spec.append(".").append(prec);
     switch (conv) {
       case 's': {
         std::string s;
         AppendStr(arg, arena, &s);
-        if (!prec.empty()) s = s.substr(0, ByteOffsetOfCodePoint(s, std::stoul(prec)));
-        size_t w = width.empty() ? 0 : std::stoul(width);
+        if (!prec.empty()) s = s.substr(0, ByteOffsetOfCodePoint(s, pr));
+        arena->Charge(std::max(w, s.size()));
         size_t n = CodePointCount(s);
         if (n < w) {
           if (flags.find('-') != std::string::npos) {
@@ -209,8 +273,9 @@ Value PercentFormat(Arena* arena, const Value& fmt, const Value& args) {
           TypeFail(std::string("%d format: a real number is required, not ") + TypeName(arg));
         long long v =
             arg.kind == Kind::kFloat ? static_cast<long long>(std::trunc(arg.d)) : IntOf(arg);
-        std::snprintf(buf, sizeof(buf), (spec + "lld").c_str(), v);
-        out += buf;
+        char* b = numeric();
+        std::snprintf(b, room, (spec + "lld").c_str(), v);
+        out += b;
         break;
       }
       case 'f':
@@ -220,8 +285,9 @@ Value PercentFormat(Arena* arena, const Value& fmt, const Value& args) {
       case 'g':
       case 'G': {
         if (!arg.is_number()) TypeFail(std::string("must be real number, not ") + TypeName(arg));
-        std::snprintf(buf, sizeof(buf), (spec + conv).c_str(), AsDouble(arg));
-        out += buf;
+        char* b = numeric();
+        std::snprintf(b, room, (spec + conv).c_str(), AsDouble(arg));
+        out += b;
         break;
       }
       case 'x':
@@ -229,9 +295,9 @@ Value PercentFormat(Arena* arena, const Value& fmt, const Value& args) {
       case 'o': {
         if (!IsIntLike(arg))
           TypeFail(std::string("%x format: an integer is required, not ") + TypeName(arg));
-        std::snprintf(buf, sizeof(buf), (spec + "ll" + conv).c_str(),
-                      static_cast<long long>(IntOf(arg)));
-        out += buf;
+        char* b = numeric();
+        std::snprintf(b, room, (spec + "ll" + conv).c_str(), static_cast<long long>(IntOf(arg)));
+        out += b;
         break;
       }
       default:
@@ -314,7 +380,7 @@ bool Truthy(const Value& v) {
   }
 }
 
-Value MakeUndefined(Arena* arena, std::string message, bool unsafe) {
+Value MakeUndefined(Arena* arena, const std::string& message, bool unsafe) {
   UndefinedInfo* info = arena->New<UndefinedInfo>();
   info->message = arena->CopyString(message);
   info->unsafe = unsafe;
@@ -330,6 +396,9 @@ void FailUndefined(const Value& v) {
 void AppendRepr(const Value& v, Arena* arena, std::string* out) {
   switch (v.kind) {
     case Kind::kString:
+      // Printed containers are built in a temporary: each string counts against the budget as
+      // it is added (a list of one large string repeated would otherwise grow without bound).
+      arena->Charge(v.size + 2);
       AppendStrRepr(StrView(v, arena), out);
       return;
     case Kind::kUndefined:
@@ -341,6 +410,11 @@ void AppendRepr(const Value& v, Arena* arena, std::string* out) {
         return;
       }
       bool tuple = v.list->is_tuple;
+      if (ValueDepthGuard::IsOpen(v.list)) {
+        out->append(tuple ? "(...)" : "[...]");
+        return;
+      }
+      ValueDepthGuard guard(v.list);
       out->push_back(tuple ? '(' : '[');
       for (size_t i = 0; i < v.list->size; ++i) {
         if (i) out->append(", ");
@@ -353,6 +427,14 @@ void AppendRepr(const Value& v, Arena* arena, std::string* out) {
     case Kind::kDict:
     case Kind::kNamespace: {
       if (v.kind == Kind::kNamespace) out->append("<Namespace ");
+      // jinja2.utils.Namespace.__repr__ is f"<Namespace {self.__attrs!r}>": the dict inside is
+      // what Python's repr finds open again, so a namespace met inside itself prints
+      // "<Namespace {...}>".
+      if (ValueDepthGuard::IsOpen(v.dict)) {
+        out->append(v.kind == Kind::kNamespace ? "{...}>" : "{...}");
+        return;
+      }
+      ValueDepthGuard guard(v.dict);
       out->push_back('{');
       for (size_t i = 0; i < v.dict->size; ++i) {
         if (i) out->append(", ");
@@ -386,6 +468,7 @@ void AppendStr(const Value& v, Arena* arena, std::string* out) {
       AppendPyFloat(v.d, out);
       return;
     case Kind::kString:
+      arena->Charge(v.size);
       out->append(StrView(v, arena));
       return;
     case Kind::kList:
@@ -428,6 +511,8 @@ bool PyEquals(const Value& a, const Value& b, Arena* arena) {
     case Kind::kList: {
       if (a.list->generator || b.list->generator) return a.list == b.list;
       if (a.list->is_tuple != b.list->is_tuple || a.list->size != b.list->size) return false;
+      if (a.list == b.list) return true;  // Python compares items by identity first
+      ValueDepthGuard guard(a.list);
       for (size_t i = 0; i < a.list->size; ++i) {
         if (!PyEquals(a.list->items[i], b.list->items[i], arena)) return false;
       }
@@ -435,6 +520,8 @@ bool PyEquals(const Value& a, const Value& b, Arena* arena) {
     }
     case Kind::kDict: {
       if (a.dict->size != b.dict->size) return false;
+      if (a.dict == b.dict) return true;
+      ValueDepthGuard guard(a.dict);
       for (size_t i = 0; i < a.dict->size; ++i) {
         const Value* other = b.dict->Find(a.dict->entries[i].key);
         if (!other || !PyEquals(a.dict->entries[i].value, *other, arena)) return false;
@@ -463,6 +550,7 @@ bool PyLess(const Value& a, const Value& b, Arena* arena) {
     return StrView(a, arena) < StrView(b, arena);  // byte order = code point order in UTF-8
   }
   if (a.kind == Kind::kList && b.kind == Kind::kList && a.list->is_tuple == b.list->is_tuple) {
+    ValueDepthGuard guard(a.list);
     size_t n = std::min(a.list->size, b.list->size);
     for (size_t i = 0; i < n; ++i) {
       if (!PyEquals(a.list->items[i], b.list->items[i], arena)) {
@@ -877,7 +965,7 @@ Value SliceValue(const Value& obj, const Value& start, const Value& stop, const 
   int64_t lo = adjust(has_start, a, st < 0 ? len - 1 : 0);
   int64_t hi = adjust(has_stop, b, st < 0 ? -1 : len);
   if (is_str && st == 1) {
-    if (hi <= lo) return Value::Str(std::string_view("", 0));
+    if (hi <= lo) return Value::Str(std::string_view(""));
     size_t bl = ascii ? static_cast<size_t>(lo) : ByteOffsetOfCodePoint(s, static_cast<size_t>(lo));
     size_t bh = ascii ? static_cast<size_t>(hi) : ByteOffsetOfCodePoint(s, static_cast<size_t>(hi));
     return SubString(arena, obj, bl, bh);

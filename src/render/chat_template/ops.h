@@ -134,7 +134,7 @@ Value SliceValue(const Value& obj, const Value& start, const Value& stop, const 
 
 // Raises UndefinedError for `v` (its own message, or "'<name>' is undefined").
 [[noreturn]] void FailUndefined(const Value& v);
-Value MakeUndefined(Arena* arena, std::string message, bool unsafe = false);
+Value MakeUndefined(Arena* arena, const std::string& message, bool unsafe = false);
 
 // Number helpers.
 bool AsIndex(const Value& v, int64_t* out);  // int or bool

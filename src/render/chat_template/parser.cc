@@ -1,12 +1,29 @@
 // Recursive-descent parser following Jinja2's parser.py (see parser.h).
 #include "render/chat_template/parser.h"
 
+#include <algorithm>
+#include <functional>
 #include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "render/chat_template/builtins.h"
 #include "render/chat_template/errors.h"
 
 namespace ltl::ct {
+
+bool NodePool::IsLiteral(const char* data, size_t size) const {
+  // The last literal starting at or before `data` is the only one that can hold it (literals
+  // are distinct strings, so they do not overlap).
+  auto it = std::upper_bound(literals.begin(), literals.end(), data,
+                             [](const char* d, const std::pair<const char*, const char*>& r) {
+                               return std::less<>()(d, r.first);
+                             });
+  if (it == literals.begin()) return false;
+  --it;
+  return !std::less<>()(data, it->first) && !std::less<>()(it->second, data + size);
+}
 
 int NodePool::Intern(const std::string& name) {
   for (size_t i = 0; i < names.size(); ++i) {
@@ -131,6 +148,7 @@ class Parser {
   }
 
   void ParseStatement(Body* body) {
+    Nest nest(this);
     const Token& t = cur();
     if (t.type != Tok::kName) Fail("tag name expected");
     const std::string& w = t.text;
@@ -380,7 +398,26 @@ class Parser {
 
   Node* ParseExpression(bool with_condexpr) { return with_condexpr ? ParseCondExpr() : ParseOr(); }
 
+  // One level of the parser's recursion (see kMaxParseNesting).
+  class Nest {
+   public:
+    explicit Nest(Parser* p) : p_(p) {
+      if (++p_->nesting_ > kMaxParseNesting) {
+        --p_->nesting_;
+        p_->Fail("template nested too deeply (more than " + std::to_string(kMaxParseNesting) +
+                 " levels of statements and expressions)");
+      }
+    }
+    ~Nest() { --p_->nesting_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Parser* p_;
+  };
+
   Node* ParseCondExpr() {
+    Nest nest(this);
     Node* expr1 = ParseOr();
     while (IsName(cur(), "if")) {
       const Token& t = Next();
@@ -417,6 +454,7 @@ class Parser {
   }
 
   Node* ParseNot() {
+    Nest nest(this);
     if (IsName(cur(), "not")) {
       const Token& t = Next();
       Node* n = New(NodeKind::kNot, t);
@@ -522,6 +560,7 @@ class Parser {
   }
 
   Node* ParseUnary(bool with_filter) {
+    Nest nest(this);
     Node* node;
     if (cur().type == Tok::kSub || cur().type == Tok::kAdd) {
       const Token& t = Next();
@@ -790,20 +829,60 @@ class Parser {
 
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  int nesting_ = 0;
   NodePool* pool_;
 };
+
+// The deepest path from `body` down the tree, without recursing (an explicit stack); fails at the
+// first node deeper than kMaxTreeDepth, naming its position.
+void CheckTreeDepth(const Body& body) {
+  std::vector<std::pair<const Node*, int>> stack;
+  for (const Node* n : body)
+    if (n) stack.emplace_back(n, 1);
+  while (!stack.empty()) {
+    const Node* n = stack.back().first;
+    const int depth = stack.back().second;
+    stack.pop_back();
+    if (depth > kMaxTreeDepth) {
+      throw TemplateError(ErrorKind::kSyntax,
+                          "template nested too deeply (an expression or statement more than " +
+                              std::to_string(kMaxTreeDepth) + " levels deep)",
+                          n->line, n->column);
+    }
+    auto push = [&](const Node* k) {
+      if (k) stack.emplace_back(k, depth + 1);
+    };
+    for (const Node* k : n->kids) push(k);
+    for (const Keyword& k : n->kwargs) push(k.value);
+    push(n->dyn_args);
+    push(n->dyn_kwargs);
+    for (const Node* k : n->body) push(k);
+    for (const Node* k : n->else_body) push(k);
+    for (const Body& b : n->bodies)
+      for (const Node* k : b) push(k);
+    for (const Node* k : n->defaults) push(k);
+  }
+}
 
 }  // namespace
 
 Body ParseTemplate(std::string_view source, NodePool* pool) {
   Parser p(Tokenize(source), pool);
   Body body = p.ParseAll();
+  CheckTreeDepth(body);
   // String constants point at their node's own text (stable: deque never moves elements).
+  pool->literals.clear();
   for (Node& n : pool->nodes) {
     if (n.kind == NodeKind::kConst && n.constant.kind == Kind::kString) {
       n.constant = Value::Str(n.name);
     }
+    if ((n.kind == NodeKind::kConst && n.constant.kind == Kind::kString) ||
+        n.kind == NodeKind::kTemplateData) {
+      if (!n.name.empty())
+        pool->literals.emplace_back(n.name.data(), n.name.data() + n.name.size());
+    }
   }
+  std::sort(pool->literals.begin(), pool->literals.end());
   return body;
 }
 

@@ -2,13 +2,26 @@
 #include "render/chat_template/value.h"
 
 #include <algorithm>
+#include <string>
+
+#include "render/chat_template/errors.h"
 
 namespace ltl::ct {
 
 // --- Arena ---------------------------------------------------------------------------------------
 
-void* Arena::Alloc(size_t bytes, size_t align) {
+void Arena::OverBudget() const {
+  Fail(ErrorKind::kLimit,
+       "template allocated more than its byte budget of " + std::to_string(budget_ >> 20) + " MiB");
+}
+
+void Arena::Charge(size_t bytes) {
+  if (bytes > limit_ - std::min(used_, limit_)) OverBudget();
   used_ += bytes;
+}
+
+void* Arena::Alloc(size_t bytes, size_t align) {
+  Charge(bytes);
   while (true) {
     if (block_ < blocks_.size()) {
       Block& b = blocks_[block_];
@@ -52,6 +65,7 @@ void Arena::Reset() {
   block_ = 0;
   offset_ = 0;
   used_ = 0;
+  limit_ = SIZE_MAX;
 }
 
 // --- List / Dict
@@ -168,7 +182,7 @@ Value MakeString(Arena* arena, const Piece* pieces, size_t n) {
       total += pieces[i].size;
     }
   }
-  if (kept == 0) return Value::Str(std::string_view("", 0));
+  if (kept == 0) return Value::Str(std::string_view(""));
   if (kept == 1) {
     for (size_t i = 0; i < n; ++i) {
       if (pieces[i].size)
@@ -197,7 +211,7 @@ Value MakeString(Arena* arena, const Piece* pieces, size_t n) {
 
 Value SubString(Arena* arena, const Value& v, size_t begin, size_t end) {
   if (end > v.size) end = v.size;
-  if (begin >= end) return Value::Str(std::string_view("", 0));
+  if (begin >= end) return Value::Str(std::string_view(""));
   if (!v.rope) return Value::Str(std::string_view(v.s + begin, end - begin), v.src);
   std::vector<Piece> parts;
   size_t at = 0;
@@ -213,7 +227,7 @@ Value SubString(Arena* arena, const Value& v, size_t begin, size_t end) {
 }
 
 Value NewString(Arena* arena, std::string_view text, SegmentId src) {
-  if (text.empty()) return Value::Str(std::string_view("", 0), src);
+  if (text.empty()) return Value::Str(std::string_view(""), src);
   return Value::Str(std::string_view(arena->CopyString(text), text.size()), src);
 }
 

@@ -10,6 +10,7 @@
 // rendered byte came from which part of the request.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -21,12 +22,23 @@
 namespace ltl::ct {
 
 // Bump allocator for one render; Reset() keeps the first block for the next render.
+// It also keeps the render's byte budget (issue 35, item 9): every allocation, and every byte a
+// render holds outside the arena (Charge: temporaries, the output), counts against `limit`; going
+// over it throws a kLimit TemplateError naming the budget, before the memory is taken.
 class Arena {
  public:
   Arena() = default;
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   void* Alloc(size_t bytes, size_t align = alignof(std::max_align_t));
+  // Counts `bytes` against the budget without allocating (they are held elsewhere).
+  void Charge(size_t bytes);
+  // From now on at most `bytes` more may be used (until EndBudget or Reset; none by default).
+  void StartBudget(size_t bytes) {
+    budget_ = bytes;
+    limit_ = used_ + std::min(bytes, SIZE_MAX - used_);
+  }
+  void EndBudget() { limit_ = SIZE_MAX; }
   template <typename T>
   T* New() {
     return new (Alloc(sizeof(T), alignof(T))) T();
@@ -46,8 +58,10 @@ class Arena {
     std::unique_ptr<char[]> data;
     size_t size = 0;
   };
+  [[noreturn]] void OverBudget() const;
   std::vector<Block> blocks_;
   size_t block_ = 0, offset_ = 0, used_ = 0;
+  size_t limit_ = SIZE_MAX, budget_ = 0;
 };
 
 // Segment ids: 0 is template framing (literal template text and anything computed without request
