@@ -12,6 +12,7 @@
 #include <unicode/unistr.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "tokenize/unicode_props.h"
@@ -194,10 +195,31 @@ Status HfNormalizer::AddConfig(const nlohmann::json& c) {
   return Status::Ok();
 }
 
+double HfNormalizer::ReplaceGrowthBound() const {
+  double bound = 1;
+  for (const Step& s : steps_) {
+    if (s.kind != Kind::kReplace) continue;
+    const auto c = static_cast<double>(s.content.size());
+    if (s.regex) {
+      bound *= 1 + c;
+    } else if (!s.pattern.empty()) {
+      bound *= std::max(1.0, std::ceil(c / static_cast<double>(s.pattern.size())));
+    }
+  }
+  return bound;
+}
+
 Result<HfNormalizer> HfNormalizer::FromJson(const nlohmann::json& config) {
   HfNormalizer n;
   Status st = n.AddConfig(config);
   if (!st.ok()) return st;
+  if (const double g = n.ReplaceGrowthBound(); g > kMaxReplaceGrowth) {
+    return Status::InvalidArgument(
+        fmt::format("normalizer Replace steps can multiply a text's bytes by up to {:.0f}, more "
+                    "than the {:.0f} "
+                    "allowed: refused (a hostile tokenizer could fill the memory)",
+                    g, kMaxReplaceGrowth));
+  }
   return n;
 }
 

@@ -36,8 +36,17 @@ class HfNormalizer {
     bool right = false;
   };
 
-  // Parses the `normalizer` object (null = no normalizer); unsupported types are errors.
+  // Parses the `normalizer` object (null = no normalizer); unsupported types are errors, and so
+  // is a normalizer whose Replace steps could multiply a text's bytes by more than
+  // kMaxReplaceGrowth (issue 35, item 10: a Replace that multiplies each character, repeated in a
+  // Sequence, filled any memory).
   static Result<HfNormalizer> FromJson(const nlohmann::json& config);
+
+  // The most a text's bytes can be multiplied by the Replace steps together: a literal pattern
+  // of p bytes replaced by c bytes multiplies by at most max(1, ceil(c / p)); a regex pattern,
+  // which may match the empty string between every two bytes, by 1 + c.
+  static constexpr double kMaxReplaceGrowth = 64;
+  double ReplaceGrowthBound() const;
 
   bool empty() const { return steps_.empty(); }
   // Returns `in` normalized: `in` itself when no step changed it, otherwise a view of *storage.

@@ -29,6 +29,33 @@ std::string DisplayName(const std::string& path) {
   return p.filename().string();
 }
 
+// The one depth rule for tokenizer.json, whichever reader reads it: at most kMaxJsonDepth levels
+// of arrays and objects, simdjson's default (issue 35, item 10: a file nested 50,000 levels, which
+// simdjson refused, went to the nlohmann reader, which has no limit, and the normalizer check
+// after it recursed until the stack overflowed). Counted outside strings without parsing.
+constexpr size_t kMaxJsonDepth = 1024;
+
+bool JsonDepthAtMost(std::string_view json, size_t limit) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return false;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
+}
+
 bool IsByteLevelNormalizer(const nlohmann::json& n) {
   if (!n.is_object()) return false;
   if (n.value("type", "") == "ByteLevel") return true;
@@ -126,6 +153,10 @@ Result<std::unique_ptr<Tokenizer>> LoadHfTokenizerJson(const std::string& path) 
   simdjson::dom::element root;
   SplitDocument split;
   bool fast = false;
+  if (!JsonDepthAtMost(*bytes, kMaxJsonDepth)) {
+    return Status::Corrupt(
+        fmt::format("{}: JSON nested deeper than {} levels", path, kMaxJsonDepth));
+  }
   try {
     if (parser.parse(*bytes).get(root) == simdjson::SUCCESS) {
       simdjson::dom::object obj;

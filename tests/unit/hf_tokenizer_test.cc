@@ -201,5 +201,75 @@ TEST(HfTokenizer, BothJsonReadersAgree) {
   }
 }
 
+// Issue 35, item 10: a normalizer Sequence nested 50,000 levels deep went to the second JSON
+// reader (simdjson refuses more than 1024 levels) and the check after it recursed until the stack
+// overflowed. Both readers now answer to one depth rule; within it, deep files still load.
+TEST(HfTokenizer, NestingDeeperThanTheLimitIsRefused) {
+  auto nested = [](int depth) {
+    std::string n;
+    for (int i = 0; i < depth; ++i) n += R"({"type": "Sequence", "normalizers": [)";
+    n += R"({"type": "NFC"})";
+    for (int i = 0; i < depth; ++i) n += "]}";
+    return n;
+  };
+  std::string base = SmallTokenizer(ByteLevel(true)).dump();
+  const std::string null_normalizer = "\"normalizer\":null";
+  ASSERT_NE(base.find(null_normalizer), std::string::npos);
+  for (int depth : {50000, 1100}) {
+    std::string doc = base;
+    doc.replace(doc.find(null_normalizer), null_normalizer.size(),
+                "\"normalizer\":" + nested(depth));
+    auto t = LoadTokenizer(testing::WriteTemp("deep.json", doc), "/unused");
+    ASSERT_FALSE(t.ok()) << depth;
+    EXPECT_NE(t.status().message().find("deep.json: JSON nested deeper than 1024 levels"),
+              std::string::npos)
+        << t.status().message();
+  }
+  // 1,000 levels in all (the document's own two included) still load and normalize.
+  std::string doc = base;
+  doc.replace(doc.find(null_normalizer), null_normalizer.size(), "\"normalizer\":" + nested(499));
+  auto t = LoadTokenizer(testing::WriteTemp("deep-ok.json", doc), "/unused");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(Encode(**t, "hello"), (Ids{259}));
+}
+
+// Replace steps that multiply the text beyond the stated factor are refused at load.
+TEST(HfTokenizer, MultiplyingReplaceNormalizersAreRefused) {
+  auto replace = [](const char* kind, const char* pattern, std::string content) {
+    return nlohmann::json{
+        {"type", "Replace"}, {"pattern", {{kind, pattern}}}, {"content", content}};
+  };
+  // Each character becomes ten, three times over: x1,000 (before: any memory).
+  nlohmann::json times1000 = {
+      {"type", "Sequence"},
+      {"normalizers",
+       {replace("String", "a", std::string(10, 'a')), replace("String", "a", std::string(10, 'a')),
+        replace("String", "a", std::string(10, 'a'))}}};
+  auto t = LoadTokenizer(
+      testing::WriteTemp("grow.json", SmallTokenizer(ByteLevel(true), false, times1000).dump()),
+      "/unused");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("can multiply a text's bytes by up to 1000, more than the "
+                                      "64 allowed"),
+            std::string::npos)
+      << t.status().message();
+  // A regex may match the empty string between every two bytes: 1 + 100 per step.
+  t = LoadTokenizer(
+      testing::WriteTemp("grow-re.json", SmallTokenizer(ByteLevel(true), false,
+                                                        replace("Regex", "", std::string(100, 'x')))
+                                             .dump()),
+      "/unused");
+  ASSERT_FALSE(t.ok());
+  // What real tokenizers do (Llama 2: Prepend "\u2581", Replace " " -> "\u2581", x3) loads.
+  nlohmann::json llama2 = {
+      {"type", "Sequence"},
+      {"normalizers",
+       {{{"type", "Prepend"}, {"prepend", "\u2581"}}, replace("String", " ", "\u2581")}}};
+  t = LoadTokenizer(
+      testing::WriteTemp("llama2.json", SmallTokenizer(ByteLevel(true), false, llama2).dump()),
+      "/unused");
+  EXPECT_TRUE(t.ok()) << t.status().message();
+}
+
 }  // namespace
 }  // namespace ltl
