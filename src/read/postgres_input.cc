@@ -6,12 +6,17 @@
 #include "read/postgres_input.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <vector>
 
 namespace ltl {
@@ -94,6 +99,98 @@ std::string OneLine(const char* msg) {
   return out.empty() ? std::string("unknown error") : out;
 }
 
+// What must never be printed from a URI (issue 35, item 8): the userinfo after the user name (also
+// split at each ':' and '@', since libpq ends the userinfo at the first '@' and a raw '@' in a
+// password leaves the rest in the host), the values of every query parameter whose name holds
+// "pass" in any case (password=, sslpassword=, PASSWORD=), with `all_values` every query value
+// (for libpq's parse errors, which quote the token they could not read), and what libpq itself
+// parsed as password and sslpassword; each raw and percent-decoded.
+std::vector<std::string> UriSecrets(std::string_view uri, bool all_values) {
+  std::vector<std::string> out;
+  auto add = [&](std::string_view v) {
+    if (v.empty()) return;
+    out.emplace_back(v);
+    std::string d = PercentDecode(v);
+    if (d != v && !d.empty()) out.push_back(std::move(d));
+  };
+  const size_t scheme = uri.find("://");
+  const size_t auth_begin = scheme == std::string_view::npos ? 0 : scheme + 3;
+  size_t auth_end = uri.find_first_of("/?", auth_begin);
+  if (auth_end == std::string_view::npos) auth_end = uri.size();
+  const std::string_view auth = uri.substr(auth_begin, auth_end - auth_begin);
+  const size_t at = auth.rfind('@');
+  if (at != std::string_view::npos) {
+    const std::string_view userinfo = auth.substr(0, at);
+    const size_t colon = userinfo.find(':');
+    if (colon != std::string_view::npos) add(userinfo.substr(colon + 1));
+    // Every piece after the first, at ':' and '@' (the user name is the first piece).
+    size_t start = 0;
+    bool first = true;
+    for (size_t i = 0; i <= userinfo.size(); ++i) {
+      if (i < userinfo.size() && userinfo[i] != ':' && userinfo[i] != '@') continue;
+      if (!first) add(userinfo.substr(start, i - start));
+      first = false;
+      start = i + 1;
+    }
+  }
+  const size_t q = uri.find('?', auth_end);
+  std::string_view rest = q == std::string_view::npos ? std::string_view() : uri.substr(q + 1);
+  while (!rest.empty()) {
+    const size_t amp = rest.find('&');
+    const std::string_view kv = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+    const size_t eq = kv.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string key(kv.substr(0, eq));
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (all_values || key.find("pass") != std::string::npos) add(kv.substr(eq + 1));
+  }
+  char* err = nullptr;
+  if (PQconninfoOption* info = PQconninfoParse(ParseUri(uri).conninfo.c_str(), &err)) {
+    for (PQconninfoOption* o = info; o->keyword; ++o)
+      if (o->val &&
+          (std::strcmp(o->keyword, "password") == 0 || std::strcmp(o->keyword, "sslpassword") == 0))
+        add(o->val);
+    PQconninfoFree(info);
+  }
+  if (err) PQfreemem(err);
+  // Longest first, so a secret holding another is removed whole.
+  std::sort(out.begin(), out.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return out;
+}
+
+// `text` with every occurrence of each secret replaced by "***".
+std::string Scrub(std::string text, const std::vector<std::string>& secrets) {
+  for (const std::string& secret : secrets) {
+    for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) {
+      text.replace(at, secret.size(), "***");
+    }
+  }
+  return text;
+}
+
+// libpq's notices and warnings (it prints them raw on stderr by default): one scrubbed line each,
+// control characters escaped, as the tool's own warnings are.
+struct NoticeContext {
+  std::string shown;
+  std::vector<std::string> secrets;
+};
+
+void PrintNotice(void* arg, const char* message) {
+  const auto* ctx = static_cast<const NoticeContext*>(arg);
+  std::string line = Scrub(OneLine(message), ctx->secrets);
+  std::string escaped;
+  for (unsigned char c : line) {
+    if (c < 0x20 || c == 0x7F)
+      escaped += fmt::format("\\x{:02x}", c);
+    else
+      escaped += static_cast<char>(c);
+  }
+  std::fprintf(stderr, "llmtrafficlens: warning: %s: server notice: %s\n", ctx->shown.c_str(),
+               escaped.c_str());
+}
+
 // A table name as given (`name` or `schema.name`) as quoted identifiers.
 Result<std::string> QuotedTable(PGconn* conn, const std::string& table) {
   std::string out;
@@ -147,7 +244,8 @@ void AppendCsvField(std::string* out, const char* v, size_t n, bool null) {
 
 class PostgresStream : public InputStream {
  public:
-  explicit PostgresStream(PGconn* conn) : conn_(conn) {}
+  PostgresStream(PGconn* conn, std::unique_ptr<NoticeContext> notices)
+      : notices_(std::move(notices)), conn_(conn) {}
   ~PostgresStream() override { PQfinish(conn_); }
 
   Result<size_t> Read(char* buf, size_t cap) override {
@@ -171,7 +269,7 @@ class PostgresStream : public InputStream {
     pos_ = 0;
     PGresult* res = PQexec(conn_, fmt::format("FETCH {} FROM ltl_rows", batch_rows_).c_str());
     if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-      std::string msg = OneLine(PQresultErrorMessage(res));
+      std::string msg = Scrub(OneLine(PQresultErrorMessage(res)), notices_->secrets);
       PQclear(res);
       done_ = true;
       return Status::IoError("PostgreSQL query failed: " + msg);
@@ -208,6 +306,7 @@ class PostgresStream : public InputStream {
     return Status::Ok();
   }
 
+  std::unique_ptr<NoticeContext> notices_;  // outlives conn_ (PQfinish may still send notices)
   PGconn* conn_;
   std::string pending_;
   size_t pos_ = 0;
@@ -218,6 +317,7 @@ class PostgresStream : public InputStream {
 
 Status RunCommand(PGconn* conn, const std::string& sql, const std::vector<std::string>& params) {
   std::vector<const char*> values;
+  values.reserve(params.size());
   for (const auto& p : params) values.push_back(p.c_str());
   PGresult* res = PQexecParams(conn, sql.c_str(), static_cast<int>(values.size()), nullptr,
                                values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
@@ -234,41 +334,43 @@ bool IsPostgresUri(std::string_view path) {
 }
 
 std::string RedactPostgresUri(std::string_view uri) {
-  const size_t scheme = uri.find("://");
-  if (scheme == std::string_view::npos) return std::string(uri);
-  const size_t auth_begin = scheme + 3;
-  size_t auth_end = uri.find_first_of("/?", auth_begin);
-  if (auth_end == std::string_view::npos) auth_end = uri.size();
-  std::string out(uri.substr(0, auth_begin));
-  const std::string_view auth = uri.substr(auth_begin, auth_end - auth_begin);
-  const size_t at = auth.rfind('@');
-  if (at != std::string_view::npos) {
-    const std::string_view user = auth.substr(0, at);
-    out += user.substr(0, user.find(':'));
-    out += auth.substr(at);
-  } else {
-    out += auth;
+  // What libpq reads from the URI, of which only host, port, database and user are printed:
+  // every other parameter may carry a secret (password, sslpassword, and whatever a later libpq
+  // adds), and the userinfo's password never appears (issue 35, item 8; before, only
+  // `user:password@` and a lower-case `password=` were removed).
+  char* err = nullptr;
+  PQconninfoOption* info = PQconninfoParse(ParseUri(uri).conninfo.c_str(), &err);
+  if (err) PQfreemem(err);
+  if (!info) return "postgresql://(a URI libpq cannot parse)";
+  std::string host, port, dbname, user;
+  for (PQconninfoOption* o = info; o->keyword; ++o) {
+    if (!o->val) continue;
+    const std::string_view k = o->keyword;
+    if (k == "host") host = o->val;
+    if (k == "port") port = o->val;
+    if (k == "dbname") dbname = o->val;
+    if (k == "user") user = o->val;
   }
-  const size_t q = uri.find('?', auth_end);
-  out += uri.substr(auth_end, q == std::string_view::npos ? q : q - auth_end);
-  if (q == std::string_view::npos) return out;
-  std::string_view rest = uri.substr(q + 1);
-  bool first = true;
-  while (!rest.empty()) {
-    const size_t amp = rest.find('&');
-    const std::string_view kv = rest.substr(0, amp);
-    rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
-    if (kv.starts_with("password=") || kv == "password") continue;
-    out += first ? '?' : '&';
-    out += kv;
-    first = false;
-  }
-  return out;
+  PQconninfoFree(info);
+  const bool socket = !host.empty() && host.front() == '/';
+  std::string out = "postgresql://";
+  if (!user.empty()) out += user + "@";
+  if (!host.empty() && !socket)
+    out += host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  if (!port.empty()) out += ":" + port;
+  out += "/" + dbname;
+  if (socket) out += "?host=" + host;
+  // A raw '@' in a password leaves part of it in what libpq calls the host: scrubbed too.
+  return Scrub(std::move(out), UriSecrets(uri, false));
 }
 
 Result<std::unique_ptr<InputStream>> OpenPostgres(const std::string& uri,
                                                   const PostgresQueryOptions& options) {
   const std::string shown = RedactPostgresUri(uri);
+  auto notices = std::make_unique<NoticeContext>();
+  notices->shown = shown;
+  notices->secrets = UriSecrets(uri, false);
+  const std::vector<std::string>& secrets = notices->secrets;
   ParsedUri parsed = ParseUri(uri);
   const std::string table = parsed.table.empty() ? std::string(kDefaultTable) : parsed.table;
   std::string time_column = options.time_column;
@@ -279,25 +381,43 @@ Result<std::unique_ptr<InputStream>> OpenPostgres(const std::string& uri,
   char* parse_error = nullptr;
   PQconninfoOption* info = PQconninfoParse(parsed.conninfo.c_str(), &parse_error);
   if (!info) {
-    std::string msg = OneLine(parse_error ? parse_error : "invalid connection URI");
+    // libpq quotes the token it could not read, which may be the password (a '%' not followed
+    // by two hex digits): every value of the URI is scrubbed from its message.
+    std::string msg =
+        Scrub(OneLine(parse_error ? parse_error : "invalid connection URI"), UriSecrets(uri, true));
     if (parse_error) PQfreemem(parse_error);
     return Status::InvalidArgument(fmt::format("{}: invalid PostgreSQL URI: {}", shown, msg));
   }
   PQconninfoFree(info);
 
-  PGconn* conn = PQconnectdb(parsed.conninfo.c_str());
+  // Started without blocking so the notice processor is in place before the server's first
+  // message (PQconnectdb would print the notices sent during the connection raw), then polled to
+  // completion as PQconnectdb does.
+  PGconn* conn = PQconnectStart(parsed.conninfo.c_str());
   if (!conn) return Status::IoError(fmt::format("{}: cannot connect: out of memory", shown));
   std::unique_ptr<PGconn, void (*)(PGconn*)> guard(conn, PQfinish);
+  PQsetNoticeProcessor(conn, PrintNotice, notices.get());
+  if (PQstatus(conn) != CONNECTION_BAD) {
+    PostgresPollingStatusType poll_state = PGRES_POLLING_WRITING;
+    while (poll_state != PGRES_POLLING_OK && poll_state != PGRES_POLLING_FAILED) {
+      pollfd pfd{PQsocket(conn),
+                 static_cast<short>(poll_state == PGRES_POLLING_READING ? POLLIN : POLLOUT), 0};
+      if (::poll(&pfd, 1, -1) < 0 && errno != EINTR) break;
+      poll_state = PQconnectPoll(conn);
+    }
+  }
   if (PQstatus(conn) != CONNECTION_OK)
-    return Status::IoError(
-        fmt::format("{}: cannot connect: {}", shown, OneLine(PQerrorMessage(conn))));
+    return Status::IoError(fmt::format("{}: cannot connect: {}", shown,
+                                       Scrub(OneLine(PQerrorMessage(conn)), secrets)));
 
   auto qtable = QuotedTable(conn, table);
   if (!qtable.ok())
-    return Status::InvalidArgument(fmt::format("{}: {}", shown, qtable.status().message()));
+    return Status::InvalidArgument(
+        fmt::format("{}: {}", shown, Scrub(qtable.status().message(), secrets)));
   auto qcol = QuotedTable(conn, time_column);
   if (!qcol.ok())
-    return Status::InvalidArgument(fmt::format("{}: {}", shown, qcol.status().message()));
+    return Status::InvalidArgument(
+        fmt::format("{}: {}", shown, Scrub(qcol.status().message(), secrets)));
 
   std::string sql = "DECLARE ltl_rows NO SCROLL CURSOR FOR SELECT * FROM " + *qtable;
   std::vector<std::string> params;
@@ -310,10 +430,12 @@ Result<std::unique_ptr<InputStream>> OpenPostgres(const std::string& uri,
     sql += fmt::format(" {} {} < ${}", params.size() == 1 ? "WHERE" : "AND", *qcol, params.size());
   }
   if (Status st = RunCommand(conn, "BEGIN TRANSACTION READ ONLY", {}); !st.ok())
-    return Status::IoError(fmt::format("{}: {}", shown, st.message()));
+    return Status::IoError(fmt::format("{}: {}", shown, Scrub(st.message(), secrets)));
   if (Status st = RunCommand(conn, sql, params); !st.ok())
-    return Status::InvalidArgument(fmt::format("{}: table {}: {}", shown, table, st.message()));
-  return std::unique_ptr<InputStream>(new PostgresStream(guard.release()));
+    return Status::InvalidArgument(
+        fmt::format("{}: table {}: {}", shown, table, Scrub(st.message(), secrets)));
+  PGconn* owned = guard.release();
+  return std::unique_ptr<InputStream>(new PostgresStream(owned, std::move(notices)));
 }
 
 }  // namespace ltl

@@ -25,8 +25,9 @@ struct PostgresQueryOptions {
 // True for postgresql:// and postgres:// URIs.
 bool IsPostgresUri(std::string_view path);
 
-// The URI with any password removed (`user:secret@` -> `user@`, `password=` query parameter
-// dropped): the only form ever printed.
+// The only form of a URI ever printed: what libpq parses from it reduced to user, host, port and
+// database (`postgresql://user@host:port/db`, a socket directory as `?host=/dir`), with anything
+// that could be part of a password scrubbed; every other parameter is left out.
 std::string RedactPostgresUri(std::string_view uri);
 
 // Connects, declares the cursor over `table` (the URI's `table=` parameter, `schema.table`

@@ -286,6 +286,62 @@ class PostgresInput(unittest.TestCase):
         n = psql(self.uri, "-t", "-A", "-c", f'SELECT count(*) FROM "{TABLE}"').decode().strip()
         self.assertEqual(n, str(len(self.calls)))
 
+    def test_no_secret_in_any_message_or_report(self):
+        # Issue 35, item 8: sslpassword= reached error messages and, on a successful run, report.json
+        # input.file and report.html; a password with '%' not followed by two hex digits came back
+        # whole through libpq's parse error; PASSWORD= as written, and a raw '@' partly. Only user,
+        # host, port and database are printed now, and libpq's own messages are scrubbed.
+        ssl = "SSLpw-q8Zr7"
+        out = os.path.join(self.dir, "ok")
+        r = env.run(["profile", self.uri + f"&sslpassword={ssl}", "-q", "-o", out,
+                     "--salt-file", self.salt])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(out + ".json") as f:
+            text = f.read()
+        with open(out + ".html") as f:
+            html = f.read()
+        self.assertEqual(json.loads(text)["input"]["file"],
+                         f"postgresql://ltl@/ltltest?host={self.server.sock}")
+        for where in (text, html, r.stdout, r.stderr):
+            self.assertNotIn(ssl, where)
+            self.assertNotIn(PASSWORD, where)
+        sock = self.server.sock
+        cases = [
+            # wrong password plus an sslpassword: libpq's authentication error
+            (self.server.uri(password="wrong-Pw") + f"&sslpassword={ssl}", [ssl, "wrong-Pw"]),
+            # '%' not followed by two hex digits: libpq's parse error quotes the token
+            (f"postgresql://ltl:pa%zzPct-s3cret@/ltltest?host={sock}&table={TABLE}",
+             ["zzPct-s3cret", "Pct-s3cret"]),
+            # PASSWORD= in capitals is no libpq parameter: libpq names it in its error
+            (f"postgresql://ltl@/ltltest?host={sock}&PASSWORD=Caps-s3cret&table={TABLE}",
+             ["Caps-s3cret"]),
+            # a raw '@' in the password: libpq ends the userinfo at the first '@'
+            (f"postgresql://ltl:At@Sign-s3cret@/ltltest?host={sock}&table={TABLE}",
+             ["Sign-s3cret", "At@Sign"]),
+        ]
+        for uri, secrets in cases:
+            with self.subTest(uri=uri.split("?")[0]):
+                r = self.profile(uri, expect=2)
+                self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+                self.assertTrue(r.stderr.startswith("llmtrafficlens: postgresql://"), r.stderr)
+                for secret in secrets + [PASSWORD]:
+                    self.assertNotIn(secret, r.stderr)
+
+    def test_server_notices_are_scrubbed_warning_lines(self):
+        # libpq printed the server's notices raw on stderr; they are the tool's warning lines now.
+        # client_min_messages=debug5 makes the server send some for every statement, the first
+        # already while the connection is made.
+        uri = self.uri + "&options=-c%20client_min_messages%3Ddebug5"
+        out = os.path.join(self.dir, "notices")
+        r = env.run(["profile", uri, "-q", "-o", out, "--salt-file", self.salt])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stderr.splitlines()
+        self.assertGreater(len(lines), 3, r.stderr)
+        for line in lines:
+            self.assertTrue(line.startswith("llmtrafficlens: warning: postgresql://ltl@/ltltest"
+                                            f"?host={self.server.sock}: server notice: "), line)
+        self.assertNotIn(PASSWORD, r.stderr)
+
     def test_since_on_a_file_is_refused(self):
         p = os.path.join(self.dir, "t.csv")
         with open(p, "wb") as f:
