@@ -53,7 +53,17 @@ Result<HfKvConfig> KvArchitectureFromHfConfigText(const std::string& text,
     }
   }
   bool bad = false;
-  auto field = [&](const char* key) { return UintField(*cfg, key, &bad); };
+  // A size beyond any model's (2^24: layers, heads, dimensions) is an error naming the field;
+  // before, 4294967328 layers were read as 32 (issue 35, item 12).
+  constexpr uint64_t kMaxSize = uint64_t{1} << 24;
+  std::string too_big;
+  auto field = [&](const char* key) {
+    const uint64_t v = UintField(*cfg, key, &bad);
+    if (v > kMaxSize && too_big.empty())
+      too_big = path + ": " + key + " is " + std::to_string(v) + ", out of range (at most " +
+                std::to_string(kMaxSize) + ")";
+    return v;
+  };
 
   HfKvConfig out;
   for (const Json* j : std::initializer_list<const Json*>{&root, cfg}) {
@@ -68,6 +78,7 @@ Result<HfKvConfig> KvArchitectureFromHfConfigText(const std::string& text,
   uint64_t layers = field("num_hidden_layers");
   if (layers == 0) layers = field("num_layers");
   if (layers == 0) layers = field("n_layers");
+  if (!too_big.empty()) return Status::InvalidArgument(too_big);
   if (layers == 0)
     return Status::InvalidArgument(path + ": no num_hidden_layers (is this a model config.json?)");
 
@@ -115,6 +126,7 @@ Result<HfKvConfig> KvArchitectureFromHfConfigText(const std::string& text,
     a.indexer_dim = static_cast<uint32_t>(index_dim);
     a.indexer_layers = a.layers;
   }
+  if (!too_big.empty()) return Status::InvalidArgument(too_big);
   if (bad) return Status::InvalidArgument(path + ": a size field is not a non-negative integer");
   return out;
 }

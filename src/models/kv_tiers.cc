@@ -82,6 +82,11 @@ Result<std::vector<TierSize>> ParseTierList(std::string_view text) {
             !(v > 0))
           return Status::InvalidArgument(fmt::format("tier '{}': bad size '{}'", t.name, t.text));
         t.bytes = v * u.bytes;
+        // Beyond 1 EiB the block count no longer fits (1e30GiB became a 0-block tier: issue 35,
+        // item 12).
+        if (!(t.bytes <= kMaxTierBytes))
+          return Status::InvalidArgument(
+              fmt::format("tier '{}': size '{}' is out of range (at most 1 EiB)", t.name, t.text));
         in_bytes = true;
         break;
       }

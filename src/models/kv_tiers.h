@@ -12,6 +12,8 @@
 
 namespace ltl {
 
+constexpr double kMaxTierBytes = 1152921504606846976.0;  // 2^60 bytes, 1 EiB
+
 struct TierSize {
   std::string name;
   double bytes = 0;     // > 0: capacity given in bytes

@@ -1,6 +1,8 @@
 // Resolving the KV-cache settings of a profile run (see kv_settings.h).
 #include "pipeline/kv_settings.h"
 
+#include <fmt/format.h>
+
 #include "common/ascii.h"
 #include "common/units.h"
 #include "models/hardware_presets.h"
@@ -162,8 +164,14 @@ Result<KvCacheRequest> ResolveKvCacheArgs(const KvCacheSettings& a) {
     } else {
       auto gib = ParseDecimalList(a.cache_gib);
       if (!gib.ok()) return Status::InvalidArgument("--cache-gib: " + gib.status().message());
-      for (double g : *gib)
+      for (double g : *gib) {
         if (!(g > 0)) return Status::InvalidArgument("--cache-gib: sizes must be above 0");
+        // 2^30 GiB (1 EiB): past it the block count overflowed into a 0-block cache labelled
+        // "-0 GiB" (issue 35, item 12).
+        if (g > 1073741824.0)
+          return Status::InvalidArgument(fmt::format("--cache-gib: {:g}", g) +
+                                         " is out of range (0, 1073741824] GiB");
+      }
       req.gib = *gib;
     }
   } else if (!a.cache_gib.empty()) {

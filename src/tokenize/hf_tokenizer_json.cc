@@ -196,7 +196,15 @@ Result<std::unique_ptr<Tokenizer>> LoadHfTokenizerJson(const std::string& path) 
         std::move(normalizer).value(), std::move(pre).value(), std::move(model).value(), {}, {}};
     if (doc.contains("added_tokens")) {
       for (const auto& t : doc["added_tokens"]) {
-        AddedToken token{t.at("content").get<std::string>(), t.at("id").get<uint32_t>(),
+        // An id outside the vocabulary's 32 bits is an error naming it: get<uint32_t> made 2^40
+        // into 0 and -1 into 4294967295, silently unmatched (issue 35, item 12).
+        const nlohmann::json& id = t.at("id");
+        if (!id.is_number_integer() || id.get<int64_t>() < 0 ||
+            id.get<uint64_t>() > 0xFFFFFFFEull) {
+          return fail(Status::InvalidArgument(
+              fmt::format("added_tokens: id {} is out of range [0, 4294967294]", id.dump())));
+        }
+        AddedToken token{t.at("content").get<std::string>(), id.get<uint32_t>(),
                          t.value("lstrip", false), t.value("rstrip", false),
                          t.value("single_word", false)};
         // tokenizers' default for a missing flag: special tokens are not normalized.

@@ -271,5 +271,20 @@ TEST(HfTokenizer, MultiplyingReplaceNormalizersAreRefused) {
   EXPECT_TRUE(t.ok()) << t.status().message();
 }
 
+// Issue 35, item 12: added-token ids outside 32 bits were read through get<uint32_t>: 2^40
+// became 0 and -1 became 4294967295, silently unmatched. They are errors naming the id.
+TEST(HfTokenizer, AddedTokenIdsOutOfRangeAreRefused) {
+  for (const char* id : {"1099511627776", "-1", "4294967295"}) {
+    nlohmann::json j = SmallTokenizer(ByteLevel(true));
+    j["added_tokens"][0]["id"] = nlohmann::json::parse(id);
+    auto t = LoadTokenizer(testing::WriteTemp("ids.json", j.dump()), "/unused");
+    ASSERT_FALSE(t.ok()) << id;
+    EXPECT_NE(t.status().message().find(std::string("added_tokens: id ") + id +
+                                        " is out of range [0, 4294967294]"),
+              std::string::npos)
+        << t.status().message();
+  }
+}
+
 }  // namespace
 }  // namespace ltl
