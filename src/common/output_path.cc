@@ -53,7 +53,13 @@ Result<OutputPath> ResolveOutputPath(const std::string& path, bool allow_stream)
     return Status::IoError(fmt::format("{}: cannot write output: {}", path, std::strerror(errno)));
   }
   // A symlink is written through: its target is replaced and the link stays. A dangling link
-  // names the file to create; a chain longer than the kernel's own limit (40) is a loop.
+  // names the file to create; a chain longer than the kernel's own limit (40) is a loop. Only a
+  // link to a file in the link's own directory is followed: the default outputs (report.json,
+  // report.html) are written into a working directory others may share, and a link planted there
+  // under that name would have its target anywhere replaced (issue 35, item 18).
+  std::error_code dir_ec;
+  const fs::path parent = fs::path(path).parent_path();
+  const fs::path link_dir = fs::weakly_canonical(parent.empty() ? fs::path(".") : parent, dir_ec);
   for (int hops = 0; S_ISLNK(st.st_mode); ++hops) {
     std::error_code ec;
     fs::path target = fs::read_symlink(out.path, ec);
@@ -62,6 +68,14 @@ Result<OutputPath> ResolveOutputPath(const std::string& path, bool allow_stream)
                                          ec ? ec.message() : "too many levels of links"));
     if (target.is_relative()) target = fs::path(out.path).parent_path() / target;
     out.path = target.lexically_normal().string();
+    const fs::path target_parent = fs::path(out.path).parent_path();
+    const fs::path target_dir =
+        fs::weakly_canonical(target_parent.empty() ? fs::path(".") : target_parent, ec);
+    if (dir_ec || ec || target_dir != link_dir)
+      return Status::InvalidArgument(fmt::format(
+          "{}: is a symbolic link to {}, outside the directory it is in; an output follows a link "
+          "only to a file beside it (remove the link, or give the target itself with -o)",
+          path, out.path));
     if (::lstat(out.path.c_str(), &st) != 0) {
       if (errno == ENOENT) return out;
       return Status::IoError(

@@ -1,7 +1,8 @@
 // What an `-o` path names, decided before any work is done: a regular file (new or existing) that
 // is replaced atomically, or a stream (`-` = standard output, a FIFO, a character device such as
-// /dev/null) that is written through. A symlink is followed, so the file it points to is replaced
-// and the link stays. Anything else (a directory, a socket, a block device) is refused: an output
+// /dev/null) that is written through. A symlink to a file in its own directory is followed, so the
+// file it points to is replaced and the link stays; a link pointing out of its directory is
+// refused. Anything else (a directory, a socket, a block device) is refused: an output
 // never replaces what is not a regular file (docs/ROBUSTNESS.md, "Outputs and interruption").
 #pragma once
 

@@ -1,6 +1,7 @@
 """What -o may name (issue 17, item 4), through the real commands: `profile -o dir/` writes
 dir/report.*; `-o -` and a FIFO stream an export and are refused for the report pair before any
-work; a FIFO or character device is never replaced by a regular file; a symlink is written through;
+work; a FIFO or character device is never replaced by a regular file; a symlink to a file beside it
+is written through, one pointing out of its directory refused (issue 35, item 18);
 two concurrent profiles with the same -o always leave a matching report.json/report.html pair."""
 import json
 import os
@@ -84,6 +85,36 @@ class OutputPaths(unittest.TestCase):
         self.assertTrue(os.path.islink(link))
         with open(target) as f:
             self.assertEqual(f.read(), expected)
+
+    def test_planted_link_out_of_its_directory_is_refused(self):
+        # Issue 35, item 18: a report.json link planted in a shared working directory was followed
+        # under the default output name and its target elsewhere replaced (mode 0644). A link is
+        # followed only to a file beside it; one pointing out of its directory is refused, named
+        # or default, and nothing is written anywhere.
+        work = os.path.join(self.dir, "shared")
+        elsewhere = os.path.join(self.dir, "elsewhere")
+        os.mkdir(work)
+        os.mkdir(elsewhere)
+        victim = os.path.join(elsewhere, "victim")
+        with open(victim, "w") as f:
+            f.write("precious")
+        os.chmod(victim, 0o600)
+        os.symlink(victim, os.path.join(work, "report.json"))
+        os.symlink("../elsewhere/victim", os.path.join(work, "out.jsonl"))
+        runs = [["profile", self.log, "--quiet"] + self.salt,  # the default name, report
+                ["export", self.log, "--to", "mooncake", "-o", "out.jsonl"] + self.salt]
+        for args in runs:
+            with self.subTest(command=args[0]):
+                r = subprocess.run([env.BINARY] + args, cwd=work, capture_output=True, text=True)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                lines = r.stderr.splitlines()
+                self.assertEqual(len(lines), 1, r.stderr)
+                self.assertIn("outside the directory it is in", lines[0])
+                with open(victim) as f:
+                    self.assertEqual(f.read(), "precious")
+                self.assertEqual(stat.S_IMODE(os.stat(victim).st_mode), 0o600)
+                self.assertEqual(sorted(os.listdir(elsewhere)), ["victim"])
+        self.assertEqual(sorted(os.listdir(work)), ["out.jsonl", "report.json"])
 
     def test_export_never_replaces_a_device_or_directory(self):
         if os.geteuid() == 0:  # a /dev/null twin in the temporary directory, never the real one
