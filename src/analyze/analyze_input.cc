@@ -41,11 +41,15 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
   BuildProfile(in.records, trace, o.replay, o.capacities, &p, o.fleet ? &*o.fleet : nullptr);
   // Several files: AIPerf would read the time-merged trace (what `export FILE...` writes), whose
   // file order is the replay order, not the order the files were given in.
-  if (in.files.size() > 1) p.aiperf_cache_hit_rate = AiperfCacheHitRate(trace, false);
+  const bool sampled = trace.sampled();
+  if (in.files.size() > 1 && !sampled) p.aiperf_cache_hit_rate = AiperfCacheHitRate(trace, false);
   if (WantsKvCacheSection(o.kv_cache))
     BuildKvCacheSection(trace, o.replay, o.kv_cache, o.capacities, &p);
   BuildTiersSection(trace, o.replay, o.tiers, &p);
-  if (in.format == InputFormat::kCctrace) {
+  if (in.format == InputFormat::kCctrace && sampled) {
+    p.counting = in.counting;
+    p.sampling.omitted.push_back("cache_trace");
+  } else if (in.format == InputFormat::kCctrace) {
     p.counting = in.counting;
     p.cctrace = SummarizeCctrace(in.records, trace, in.cctrace, o.warm_prefix);
   }
@@ -58,6 +62,11 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
     p.gateway.ignored_reason = in.ignored_reason;
     for (std::string& s : GatewayFindingSentences(p.gateway)) p.findings.push_back(std::move(s));
     // Cache busters: divergence points, their causes and costs against the steady-state ceiling.
+    // They compare whole prefixes block by block: not computed on a sampled trace.
+    if (sampled) {
+      p.sampling.omitted.push_back("cache_busters");
+      return p;
+    }
     const std::vector<Divergence> divergences = FindDivergences(trace, in.records);
     p.busters =
         AnalyzeCacheBusters(trace, in.records, divergences, FirstMeasuredIndex(trace, o.replay),

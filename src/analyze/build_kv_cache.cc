@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "simulate/lru_curve.h"
+
 namespace ltl {
 
 bool WantsKvCacheSection(const KvCacheRequest& request) {
@@ -47,9 +49,25 @@ void BuildKvCacheSection(const Trace& trace, const ReplayOptions& options,
     const EvictionPolicy* use = pol == &LruEviction() ? &HeadlineLru(options.lru) : pol;
     if (std::find(policies.begin(), policies.end(), use) == policies.end()) policies.push_back(use);
   }
+  for (const EvictionPolicy* pol : policies) s.policies.emplace_back(pol->name());
+  if (trace.sampled()) {
+    // Sampled (the pipeline allows only the flat LRU then): the rows are the one-pass curve's,
+    // read at the scaled capacities, each with its error estimate.
+    const LruCurve curve = LruCurve::Compute(trace, options);
+    for (const Capacity& c : caps) {
+      CurveRow row;
+      row.capacity_blocks = c.blocks;
+      row.capacity_tokens = c.tokens;
+      row.capacity_gib = c.gib;
+      row.hit = curve.At(c.blocks);
+      row.measured_tokens = curve.measured_tokens();
+      row.error_points = curve.ErrorPoints(c.blocks);
+      s.rows.push_back(row);
+    }
+    return;
+  }
   std::vector<PolicyRun> runs = RunPolicySweep(trace, options, policies, blocks, s.threads);
 
-  for (const EvictionPolicy* pol : policies) s.policies.emplace_back(pol->name());
   for (size_t i = 0; i < runs.size(); ++i) {
     const PolicyRun& run = runs[i];
     const Capacity& c = caps[i % caps.size()];

@@ -2,6 +2,7 @@
 #include "analyze/build_profile.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "analyze/capacity_knee.h"
 #include "analyze/distributions.h"
@@ -94,6 +95,19 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   p->requests = RealRequests(trace);
   p->distinct_blocks = trace.num_blocks;
   p->block_accesses = trace.total_block_accesses();
+  const bool sampled = trace.sampled();
+  if (sampled) {
+    // Counts of the whole traffic: accesses are counted before sampling, distinct blocks estimated
+    // from the kept ones (kept / R).
+    p->block_accesses = trace.all_accesses;
+    p->distinct_blocks = static_cast<uint64_t>(
+        std::llround(static_cast<double>(trace.num_blocks) / trace.sample_rate));
+    SamplingInfo& s = p->sampling;
+    s.active = true;
+    s.rate = trace.sample_rate;
+    s.kept_blocks = trace.num_blocks;
+    s.kept_accesses = trace.num_accesses;
+  }
   p->has_conversations = trace.num_conversations > 0;
 
   LruCurve steady = LruCurve::Compute(trace, options);
@@ -111,8 +125,17 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
     LruCurve cold = LruCurve::Compute(trace, cold_opts);
     p->cold_ceiling = cold.Unbounded();
     p->cold_measured_tokens = cold.measured_tokens();
+    p->sampling.cold_ceiling_error_points = cold.ErrorPoints(LruCurve::kUnboundedCapacity);
   }
-  p->aiperf_cache_hit_rate = AiperfCacheHitRate(trace);
+  if (sampled) {
+    p->sampling.ceiling_error_points = steady.ErrorPoints(LruCurve::kUnboundedCapacity);
+    if (options.warmup == 0)
+      p->sampling.cold_ceiling_error_points = p->sampling.ceiling_error_points;
+    p->sampling.max_error_points = p->sampling.ceiling_error_points;
+    p->sampling.omitted.push_back("aiperf_cache_hit_rate");
+  } else {
+    p->aiperf_cache_hit_rate = AiperfCacheHitRate(trace);
+  }
 
   const uint64_t bs = std::max<uint32_t>(trace.block_size, 1);
   std::vector<CurveRow> rows;
@@ -137,9 +160,14 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
     for (CurveRow& r : rows) {
       r.hit = steady.At(r.capacity_blocks);
       r.measured_tokens = steady.measured_tokens();
+      r.error_points = steady.ErrorPoints(r.capacity_blocks);
+      p->sampling.max_error_points = std::max(p->sampling.max_error_points, r.error_points);
     }
     p->curve = std::move(rows);
     p->dense_curve = steady.Dense(300);
+    if (sampled)
+      for (const CurvePoint& pt : p->dense_curve)
+        p->dense_error_points.push_back(steady.ErrorPoints(pt.capacity_blocks));
     if (p->measured_tokens > 0) {
       const double measured = static_cast<double>(p->measured_tokens);
       p->knee = FindCapacityKnee(
@@ -151,7 +179,11 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   // The fleet's worker caches and pooled reference stay the flat LRU (radix-lru has no online
   // cache yet): docs/SEMANTICS.md "Two LRUs".
   if (fleet) p->fleet = SimulateFleet(trace, options, *fleet, steady);
-  p->leaderboards = BuildLeaderboards(records, trace, p->cold_ceiling.hit);
+  // Leaderboards rank whole prefixes: a sampled trace holds only some of each prefix's blocks.
+  if (sampled)
+    p->sampling.omitted.push_back("prefixes");
+  else
+    p->leaderboards = BuildLeaderboards(records, trace, p->cold_ceiling.hit);
   AppendDerivedFindings(p);
 }
 

@@ -48,7 +48,7 @@ GatewayFindings ComputeGatewayFindings(const std::vector<RequestRecord>& records
       ++f.provider_cache_requests;
       f.provider_cached_tokens += r.provider_cached_tokens;
       f.provider_input_tokens += r.input_tokens;
-      f.predicted_hit_tokens += HitTokenCount(tr, k);
+      f.predicted_hit_tokens += PrefixHitTokens(trace, tr, b, k);
     }
     for (uint32_t j = 0; j < tr.num_blocks; ++j) seen[b[j]] = true;
   }

@@ -53,6 +53,20 @@ struct CurveRow {
   int64_t measured_tokens = 0;
   bool underfilled = false;
   double capacity_gib = 0;  // budget in GiB this row was sized from (0 = given in tokens/blocks)
+  double error_points = 0;  // sampled: 95% half-width of the hit rate, in points (0 = exact)
+};
+
+// Spatial sampling (`--sample-rate`, `--sample-max-blocks`; docs/SEMANTICS.md "Sampled curves").
+struct SamplingInfo {
+  bool active = false;
+  double rate = 1;             // the rate the curve was computed at (final, for a block cap)
+  double requested_rate = 1;   // --sample-rate
+  uint64_t max_blocks = 0;     // --sample-max-blocks (0 = none)
+  uint64_t kept_blocks = 0;    // distinct blocks kept and replayed
+  uint64_t kept_accesses = 0;  // their accesses
+  double ceiling_error_points = 0, cold_ceiling_error_points = 0;
+  double max_error_points = 0;       // largest over the curve rows and the ceiling
+  std::vector<std::string> omitted;  // figures not computed under sampling, one phrase each
 };
 
 // Eviction policies side by side, optionally in GiB of a model's KV cache (docs/SEMANTICS.md).
@@ -168,6 +182,8 @@ struct Profile {
   uint64_t saturation_blocks = 0;  // smallest LRU capacity reaching the ceiling
   std::vector<CurveRow> curve;
   std::vector<CurvePoint> dense_curve;
+  std::vector<double> dense_error_points;  // sampled: per dense_curve point (else empty)
+  SamplingInfo sampling;
   std::optional<FleetResult> fleet;  // --workers: routing policies over N per-worker caches
   KvCacheSection kv_cache;
   TiersSection tiers;  // --tiers

@@ -29,6 +29,8 @@ constexpr Limit kLimits[] = {
     {"--decode-rate", 0, 1e12, "tokens per second"},
     {"--show-prefix-text", 0, 1000, "prefixes"},
     {"--default-output-length", 0, 1 << 30, "tokens"},
+    {"--sample-rate", 0, 1, "a share of the blocks, above 0"},
+    {"--sample-max-blocks", 0, 4294967295.0, "kept distinct blocks; 0 = no cap"},
 };
 
 bool ParseNumber(const std::string& text, double* v) {

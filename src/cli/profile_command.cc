@@ -33,8 +33,10 @@ struct ProfileArgs {
   size_t show_prefix_text = 0;  // --show-prefix-text N (0 = no prompt text in any output)
   TokenizerArgs tok;            // --tokenizer, --data-dir
   FleetArgs fleet;
-  KvCacheArgs kv;            // eviction policies and KV memory (cli/kv_cache_options.h)
-  bool warm_prefix = false;  // cache traces: pre-populate tools+system blocks
+  KvCacheArgs kv;                  // eviction policies and KV memory (cli/kv_cache_options.h)
+  bool warm_prefix = false;        // cache traces: pre-populate tools+system blocks
+  double sample_rate = 1;          // --sample-rate (1 = every block)
+  uint64_t sample_max_blocks = 0;  // --sample-max-blocks (0 = no cap)
 };
 
 Result<ProfileSpec> ToSpec(const ProfileArgs& a) {
@@ -68,6 +70,8 @@ Result<ProfileSpec> ToSpec(const ProfileArgs& a) {
   spec.warm_prefix = a.warm_prefix;
   spec.show_prefix_text = a.show_prefix_text;
   spec.output_prefix = a.output_prefix;
+  spec.sample_rate = a.sample_rate;
+  spec.sample_max_blocks = a.sample_max_blocks;
   return spec;
 }
 
@@ -139,6 +143,14 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--show-prefix-text", args->show_prefix_text,
                   "Gateway logs: add the first N characters of each top prefix to the reports "
                   "(opt-in: prompt text is otherwise never written; reads the log a second time)");
+  cmd->add_option("--sample-rate", args->sample_rate,
+                  "Replay only the blocks whose salted id falls under this share of the id space "
+                  "(SHARDS spatial sampling, 0 < R <= 1; default 1 = every block): memory and "
+                  "replay time fall with R, capacities scale by R, and every curve point gets an "
+                  "error estimate");
+  cmd->add_option("--sample-max-blocks", args->sample_max_blocks,
+                  "Cap the kept distinct blocks (fixed-size sampling): the sampling threshold is "
+                  "lowered whenever more are kept (0 = no cap)");
   AddTokenizerOptions(cmd, &args->tok);
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);

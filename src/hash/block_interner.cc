@@ -44,25 +44,57 @@ uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
   return d;
 }
 
+void BlockInterner::SetSampling(double rate, uint64_t max_blocks) {
+  threshold_ = SampleThreshold(rate);
+  max_blocks_ = max_blocks;
+  sampling_ = threshold_ != kKeepAll || max_blocks_ > 0;
+}
+
+std::vector<uint8_t> BlockInterner::SampleMarks() const {
+  std::vector<uint8_t> marks(parent_.size());
+  for (size_t p = 0; p < marks.size(); ++p) {
+    const uint64_t key = SampleKey(id_of_[p]);
+    marks[p] = KeepBlock(key, threshold_) ? SampleGroup(key) : kDropped;
+  }
+  return marks;
+}
+
 void BlockInterner::Add(const std::vector<uint64_t>& ids) {
   Entry e;
-  e.n = static_cast<uint32_t>(ids.size());
   accesses_ += ids.size();
   scratch_.clear();
   bool chain = true;
   uint32_t prev = kNone;
-  for (uint64_t id : ids) {
+  for (size_t j = 0; j < ids.size(); ++j) {
+    const uint64_t id = ids[j];
+    uint64_t key = 0;
+    if (sampling_) {
+      key = SampleKey(id);
+      if (!KeepBlock(key, threshold_)) continue;  // dropped before interning: no memory, no replay
+    }
     bool inserted;
     const uint32_t d = Intern(id, prev, &inserted);
     if (inserted) {
       parent_.push_back(prev);
       run_.push_back(prev != kNone && prev + 1 == d ? run_[prev] : d);
+      if (sampling_) {
+        depth_.push_back(static_cast<uint32_t>(j));
+        if (max_blocks_ > 0) {
+          keys_.push(key);
+          if (keys_.size() > max_blocks_) {  // fixed-size: the largest key sets the new threshold
+            threshold_ = keys_.top();
+            keys_.pop();
+          }
+        }
+      }
     } else if (!scratch_.empty() && parent_[d] != prev) {
       chain = false;  // follows another predecessor than before (or repeats within the record)
     }
     scratch_.push_back(d);
     prev = d;
   }
+  e.n = static_cast<uint32_t>(scratch_.size());
+  kept_accesses_ += scratch_.size();
   if (chain) {
     e.last = prev;
   } else {
@@ -76,6 +108,7 @@ void BlockInterner::ReleaseIdTable() {
   std::vector<uint32_t>().swap(vals_);
   std::vector<uint64_t>().swap(id_of_);
   std::vector<uint32_t>().swap(scratch_);
+  std::priority_queue<uint64_t>().swap(keys_);
   mask_ = 0;
 }
 

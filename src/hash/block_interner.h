@@ -10,13 +10,23 @@
 // A record whose ids break the chain (a block seen after two different predecessors, a repeat
 // inside one request: non-chained hashed traces) keeps its ids explicitly, 4 bytes each.
 //
+// With sampling set (SetSampling, hash/block_sampler.h), only the blocks the keep rule keeps are
+// interned: a record becomes the subsequence of its kept ids, which is again a chain (a block's
+// kept predecessor is fixed by its prefix), and each kept block remembers its position in the
+// request (its depth: the tokens it stands for depend on it). A cap on kept blocks (fixed-size
+// SHARDS) lowers the threshold to the largest kept key whenever the cap is exceeded; blocks kept
+// before that and now above it stay interned until BuildTrace drops them (SampleMarks).
+//
 // BuildTrace (simulate/trace.h) turns the interned records into a Trace in replay order.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <queue>
 #include <vector>
+
+#include "hash/block_sampler.h"
 
 namespace ltl {
 
@@ -24,6 +34,21 @@ class BlockInterner {
  public:
   static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
   static constexpr uint64_t kNotFlat = std::numeric_limits<uint64_t>::max();
+
+  static constexpr uint8_t kDropped = 0xff;
+
+  // Keep only the blocks under rate's threshold; max_blocks > 0 also caps the kept distinct blocks
+  // (lowering the threshold). Call before the first Add. A rate of 1 without a cap keeps all.
+  void SetSampling(double rate, uint64_t max_blocks);
+  bool sampling() const { return sampling_; }
+  // The rate of the current threshold (the final one once reading is done).
+  double sample_rate() const { return ThresholdRate(threshold_); }
+  uint64_t kept_accesses() const { return kept_accesses_; }
+  // Per provisional id: its sample group, or kDropped when its key is not below the final
+  // threshold (fixed-size sampling). Needs the id table: call before ReleaseIdTable.
+  std::vector<uint8_t> SampleMarks() const;
+  // A kept block's position in the requests holding it (sampling only).
+  uint32_t depth(uint32_t p) const { return depth_[p]; }
 
   // The next record's ids (one call per record, in the order of the record vector, ids or not).
   void Add(const std::vector<uint64_t>& ids);
@@ -73,6 +98,13 @@ class BlockInterner {
   std::vector<uint32_t> flat_;
   std::vector<uint32_t> scratch_;
   uint64_t accesses_ = 0;
+  // Sampling.
+  bool sampling_ = false;
+  uint64_t threshold_ = kKeepAll;
+  uint64_t max_blocks_ = 0;
+  uint64_t kept_accesses_ = 0;
+  std::vector<uint32_t> depth_;         // per provisional id (sampling only)
+  std::priority_queue<uint64_t> keys_;  // keys of the blocks under the threshold (cap only)
 };
 
 // Walks a chain from `last` back `n` blocks into out[0..n) (head first), given per-block

@@ -9,13 +9,35 @@
 #include "pipeline/run_inputs.h"
 #include "report/report_html.h"
 #include "report/report_json.h"
+#include "simulate/eviction_policy.h"
 #include "simulate/trace.h"
 
 namespace ltl {
 
+std::string SamplingRefusal(const ProfileSpec& spec) {
+  if (spec.sample_rate >= 1 && spec.sample_max_blocks == 0) return "";
+  const char* const tail =
+      ": its figures need every block of each request (docs/SEMANTICS.md \"Sampled curves\"); "
+      "run it without --sample-rate/--sample-max-blocks";
+  auto refuse = [&](std::string_view what) { return fmt::format("sampling: {}{}", what, tail); };
+  if (spec.evict_order == EvictOrder::kHeadFirst)
+    return refuse(
+        "--evict-order head-first is not supported (only tail-first touches make each "
+        "block hit by its own stack distance)");
+  if (spec.lru == LruEngine::kSglang) return refuse("--eviction sglang is not supported");
+  if (spec.fleet.workers > 0) return refuse("--workers (fleets) is not supported");
+  if (spec.show_prefix_text > 0) return refuse("--show-prefix-text is not supported");
+  if (spec.warm_prefix) return refuse("--warm-prefix is not supported");
+  return "";
+}
+
 Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   if (!(spec.warmup >= 0 && spec.warmup < 1))
     return Status::InvalidArgument("--warmup must be in [0, 1)");
+  if (!(spec.sample_rate > 0 && spec.sample_rate <= 1))
+    return Status::InvalidArgument("--sample-rate must be in (0, 1]");
+  if (std::string refused = SamplingRefusal(spec); !refused.empty())
+    return Status::InvalidArgument(refused);
   CapacitySpec caps = spec.capacities;
   if (caps.tokens.empty() && caps.blocks.empty()) caps.tokens = DefaultCapacityTokens();
   RunSetup run;
@@ -32,6 +54,17 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   auto tiers_request = ResolveTiersArgs(tier_args, *kv_request);
   if (!tiers_request.ok()) return tiers_request.status();
   if (Status fst = CheckFleetArgs(spec.fleet, kv_request->memory); !fst.ok()) return fst;
+  const bool sampling = spec.sample_rate < 1 || spec.sample_max_blocks > 0;
+  if (sampling && kv_request->policies != std::vector<const EvictionPolicy*>{&LruEviction()})
+    return Status::InvalidArgument(
+        "sampling: --policies and --kvcache-sim other than lru are not supported: FIFO, SIEVE and "
+        "optimal are not stack algorithms, and their replays need every block "
+        "(docs/SEMANTICS.md \"Sampled curves\"); run them without "
+        "--sample-rate/--sample-max-blocks");
+  if (sampling && !tiers_request->tiers.empty())
+    return Status::InvalidArgument(
+        "sampling: --tiers is not supported yet (docs/SEMANTICS.md \"Sampled curves\"); run it "
+        "without --sample-rate/--sample-max-blocks");
   // The outputs are checked before any work: a run never ends by refusing its -o.
   ProfileResult result;
   Result<OutputPath> json_out = OutputPath{}, html_out = OutputPath{};
@@ -62,6 +95,7 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   run.ctx.gateway.tokenizer = run.tokenizer.get();
   run.ctx.threads = spec.kv.threads;  // 0 = all cores
   run.ctx.interner = &run.interner;   // block ids leave the records as they are read
+  if (sampling) run.interner.SetSampling(spec.sample_rate, spec.sample_max_blocks);
   if (hooks.read_start) hooks.read_start(name);
   auto loaded = LoadRunInputs(*inputs, std::move(spec.read.shards), spec.read.format, &run.ctx);
   if (hooks.read_done) hooks.read_done();
@@ -86,6 +120,8 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   analyze.fleet = ResolveFleetOptions(spec.fleet, trace.block_size, caps, kv_request->memory);
   result.profile = AnalyzeInput(in, trace, skips, analyze);
   Profile& p = result.profile;
+  p.sampling.requested_rate = spec.sample_rate;
+  p.sampling.max_blocks = spec.sample_max_blocks;
   if (spec.show_prefix_text > 0) {
     if (!in.gateway) {
       hooks.Warn(

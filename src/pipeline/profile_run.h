@@ -31,7 +31,15 @@ struct ProfileSpec {
   bool warm_prefix = false;     // cache traces: pre-populate tools+system blocks
   size_t show_prefix_text = 0;  // characters of each top prefix (0 = no prompt text anywhere)
   std::optional<std::string> output_prefix;  // PREFIX.json and PREFIX.html; none: not written
+  // Spatial sampling (hash/block_sampler.h; docs/SEMANTICS.md "Sampled curves"): keep blocks under
+  // rate's threshold; sample_max_blocks > 0 caps the kept blocks (fixed-size). 1 and 0: exact.
+  double sample_rate = 1;
+  uint64_t sample_max_blocks = 0;
 };
+
+// Under sampling, the options whose figures sampling does not support: one message naming the
+// first such option and why ("" = none).
+std::string SamplingRefusal(const ProfileSpec& spec);
 
 struct ProfileResult {
   Profile profile;

@@ -82,6 +82,7 @@ Json KvCacheToJson(const Profile& p) {
     e["capacity_tokens"] = r.capacity_tokens;
     AddHit(e, r.hit, r.measured_tokens, p.has_conversations);
     e["underfilled"] = r.underfilled;
+    if (p.sampling.active) e["error_points"] = r.error_points;
     entries.push_back(e);
   }
   j["entries"] = entries;

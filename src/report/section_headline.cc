@@ -37,6 +37,11 @@ std::string SplitText(const Profile& p, const HitTokens& h, int64_t measured) {
   return fmt::format("   ({} across + {} same-conv)", Percent(h.across / m), Percent(h.same() / m));
 }
 
+// Sampled: " ± x" after a hit rate (x in points), else "".
+std::string ErrorText(const Profile& p, double points) {
+  return p.sampling.active ? fmt::format(" ± {:.1f}", points) : "";
+}
+
 std::string ModelsText(const Profile& p) {
   const auto& models = p.dist.models;
   if (models.empty() || (models.size() == 1 && models.begin()->first.empty())) return "unknown";
@@ -120,7 +125,8 @@ std::string HeadlineHtml(const Profile& p) {
       else if (r->underfilled)
         o += "<td class=\"num note\">not filled</td>";
       else
-        o += fmt::format("<td class=\"num\">{}</td>", Percent(p.Rate(r->hit, r->measured_tokens)));
+        o += fmt::format("<td class=\"num\">{}{}</td>", Percent(p.Rate(r->hit, r->measured_tokens)),
+                         ErrorText(p, r->error_points));
     }
     if (p.has_conversations) {
       const CurveRow* r = row_for("lru", blocks);
@@ -136,7 +142,8 @@ std::string HeadlineHtml(const Profile& p) {
   o += fmt::format("<tr><td><strong>unbounded</strong> (ceiling)</td>{}",
                    KvBytesPerToken(p) > 0 ? "<td class=\"num\">–</td>" : "");
   for (size_t i = 0; i < policies.size(); ++i)
-    o += fmt::format("<td class=\"num\"><strong>{}</strong></td>", Percent(ceiling));
+    o += fmt::format("<td class=\"num\"><strong>{}</strong>{}</td>", Percent(ceiling),
+                     ErrorText(p, p.sampling.ceiling_error_points));
   if (p.has_conversations)
     o += fmt::format("<td class=\"num\">{}</td><td class=\"num\">{}</td>",
                      Percent(Ratio(p.ceiling.across, p.measured_tokens)),
@@ -206,10 +213,12 @@ class HeadlinePart final : public ReportSection {
              {"eviction", p.lru == LruEngine::kSglang ? "sglang" : "vllm"},
              {"conversations_known", p.has_conversations}};
     j["ceiling"] = HitJson(p.ceiling, p.measured_tokens, p.has_conversations);
+    if (p.sampling.active) j["ceiling"]["error_points"] = p.sampling.ceiling_error_points;
     j["ceiling"]["saturation_blocks"] = p.saturation_blocks;
     j["ceiling"]["saturation_tokens"] = p.saturation_blocks * p.block_size;
     j["cold_ceiling"] = HitJson(p.cold_ceiling, p.cold_measured_tokens, p.has_conversations);
-    j["aiperf_cache_hit_rate"] = p.aiperf_cache_hit_rate;
+    if (p.sampling.active) j["cold_ceiling"]["error_points"] = p.sampling.cold_ceiling_error_points;
+    j["aiperf_cache_hit_rate"] = p.sampling.active ? Json() : Json(p.aiperf_cache_hit_rate);
     Json curve = Json::array();
     for (const CurveRow& r : p.curve) {
       Json e{{"policy", r.policy},
@@ -218,15 +227,18 @@ class HeadlinePart final : public ReportSection {
       Json h = HitJson(r.hit, r.measured_tokens, p.has_conversations);
       for (auto& [k, v] : h.items()) e[k] = v;
       if (r.policy != "lru") e["underfilled"] = r.underfilled;
+      if (p.sampling.active) e["error_points"] = r.error_points;
       curve.push_back(e);
     }
     j["curve"] = curve;
     Json dense = Json::array();
-    for (const CurvePoint& pt : p.dense_curve) {
+    for (size_t i = 0; i < p.dense_curve.size(); ++i) {
+      const CurvePoint& pt = p.dense_curve[i];
       Json e{{"capacity_blocks", pt.capacity_blocks},
              {"capacity_tokens", pt.capacity_blocks * p.block_size},
              {"hit_rate", Ratio(pt.hit.hit, p.measured_tokens)}};
       if (p.has_conversations) e["across"] = Ratio(pt.hit.across, p.measured_tokens);
+      if (i < p.dense_error_points.size()) e["error_points"] = p.dense_error_points[i];
       dense.push_back(e);
     }
     j["dense_curve"] = dense;
@@ -267,11 +279,12 @@ class HeadlinePart final : public ReportSection {
       std::string label = r.capacity_tokens > 0
                               ? fmt::format("{} tokens", TokenSize(r.capacity_tokens))
                               : fmt::format("{} blocks", WithCommas(r.capacity_blocks));
-      out += fmt::format("{:>16}  {:>6}{}\n", label, Percent(p.Rate(r.hit, r.measured_tokens)),
-                         SplitText(p, r.hit, r.measured_tokens));
+      out += fmt::format("{:>16}  {:>6}{}{}\n", label, Percent(p.Rate(r.hit, r.measured_tokens)),
+                         ErrorText(p, r.error_points), SplitText(p, r.hit, r.measured_tokens));
     }
-    out += fmt::format("{:>16}  {:>6}{}  <- ceiling\n", "unbounded",
+    out += fmt::format("{:>16}  {:>6}{}{}  <- ceiling\n", "unbounded",
                        Percent(p.Rate(p.ceiling, p.measured_tokens)),
+                       ErrorText(p, p.sampling.ceiling_error_points),
                        SplitText(p, p.ceiling, p.measured_tokens));
     out += "\n";
     return out;

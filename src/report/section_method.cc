@@ -45,6 +45,13 @@ std::string MethodHtml(const Profile& p) {
          "--eviction sglang: SGLang's radix-tree LRU (least recent unlocked leaf, the running "
          "request's path locked, head-first insertion), one replay per capacity: exact at each "
          "listed size, the chart on a 1/16-octave grid; fleets keep the flat LRU");
+  else if (p.sampling.active)
+    item("LRU curve",
+         fmt::format("--eviction vllm: flat block LRU as vLLM's free-block queue, from one pass "
+                     "(LRU stack distances) over a spatial sample of the blocks at rate {:.4g} "
+                     "(SHARDS): capacities scaled by the rate, hit tokens scaled back, each "
+                     "figure with its 95% error (see Sampling)",
+                     p.sampling.rate));
   else
     item("LRU curve",
          "--eviction vllm: flat block LRU as vLLM's free-block queue, exact at every capacity "
@@ -56,9 +63,12 @@ std::string MethodHtml(const Profile& p) {
                              Commas(p.block_accesses)));
   item("cold ceiling", fmt::format("{} (unbounded cache, every request measured)",
                                    Percent(Ratio(p.cold_ceiling.hit, p.cold_measured_tokens))));
-  item("AIPerf figure", fmt::format("cache_hit_rate {:.6f} (unweighted mean over requests of "
-                                    "leading seen blocks / blocks, as aiperf analyze-trace)",
-                                    p.aiperf_cache_hit_rate));
+  if (p.sampling.active)
+    item("AIPerf figure", "not computed under sampling (a per-request block ratio)");
+  else
+    item("AIPerf figure", fmt::format("cache_hit_rate {:.6f} (unweighted mean over requests of "
+                                      "leading seen blocks / blocks, as aiperf analyze-trace)",
+                                      p.aiperf_cache_hit_rate));
   if (p.has_conversations)
     item("across / same",
          "a hit block is <em>across</em> when another conversation had used it "

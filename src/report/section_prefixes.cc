@@ -128,8 +128,15 @@ class PrefixesPart final : public ReportSection {
   void AddJson(const Profile& p, Json* root) const override {
     (*root)["prefixes"] = LeaderboardsJson(p.leaderboards);
   }
-  std::string Html(const Profile& p) const override { return PrefixesHtml(p); }
+  std::string Html(const Profile& p) const override {
+    if (p.sampling.active)  // report.json keeps its (empty) keys; sampling.omitted says why
+      return "<section id=\"prefixes\">\n<h2>Top prefixes</h2>\n<p>Not computed under sampling: "
+             "the leaderboards rank whole prefixes, of which a sampled replay holds only some "
+             "blocks.</p>\n</section>\n";
+    return PrefixesHtml(p);
+  }
   std::string Terminal(const Profile& p) const override {
+    if (p.sampling.active) return "";  // the sampling line lists it as not computed
     return PrefixLine("top prefix by volume", p.leaderboards.by_volume) +
            PrefixLine("top prefix by count", p.leaderboards.by_count);
   }

@@ -5,6 +5,7 @@
 
 #define LTL_REPORT_SECTIONS(X) \
   X(HeadlineSection)           \
+  X(SamplingSection)           \
   X(EvictionPoliciesSection)   \
   X(TieredMemorySection)       \
   X(CapacitySection)           \

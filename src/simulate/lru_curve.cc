@@ -5,10 +5,28 @@
 #include <cmath>
 #include <limits>
 
+#include "hash/block_sampler.h"
 #include "simulate/fenwick.h"
 
 namespace ltl {
 namespace {
+
+// Log-spaced stack-distance bins for the sample groups' error estimate: distances 0..31 one bin
+// each, then 16 bins per doubling (each at most 1/16 of its distance wide).
+constexpr size_t kDistanceBins = 32 + 27 * 16;
+size_t DistanceBin(uint32_t d) {
+  if (d < 32) return d;
+  const int e = 31 - __builtin_clz(d);  // >= 5
+  return 32 + static_cast<size_t>(e - 5) * 16 + ((d >> (e - 4)) & 15);
+}
+// The first distance of bin k (k = kDistanceBins: one past the largest distance).
+uint64_t BinStart(size_t k) {
+  if (k < 32) return k;
+  const size_t e = 5 + (k - 32) / 16, sub = (k - 32) % 16;
+  return uint64_t{16 + sub} << (e - 4);
+}
+// 97.5% quantile of Student's t with kSampleGroups - 1 = 7 degrees of freedom.
+constexpr double kT7 = 2.365;
 
 constexpr uint32_t kNever = std::numeric_limits<uint32_t>::max();
 constexpr int32_t kOwnerNone = -1;
@@ -154,6 +172,12 @@ LruCurve LruCurve::Run(const Trace& trace, const ReplayOptions& options, size_t 
   std::vector<int32_t> owner(c.has_split_ ? trace.num_blocks : 0, kOwnerNone);
   StackDistances sd(trace.num_blocks);
   std::vector<uint32_t> dist;
+  const bool sampled = trace.sampled();
+  c.rate_ = trace.sample_rate;
+  if (sampled) {
+    c.group_bins_.assign(kSampleGroups * kDistanceBins, 0);
+    c.group_kept_tokens_.assign(kSampleGroups, 0);
+  }
 
   const size_t n = trace.requests.size();
   uint64_t max_d = 0;
@@ -165,6 +189,12 @@ LruCurve LruCurve::Run(const Trace& trace, const ReplayOptions& options, size_t 
     if (i >= first_measured && !r.replay_only) {
       c.measured_tokens_ += r.input_tokens;
       ++c.measured_requests_;
+      if (sampled)  // the tokens the kept blocks stand for, hit or not: the ratio's denominator
+        for (uint32_t j = 0; j < k; ++j) {
+          const int64_t tok = TraceBlockTokens(trace, r, j, ids[j]);
+          c.kept_tokens_ += tok;
+          c.group_kept_tokens_[trace.group[ids[j]]] += tok;
+        }
       uint32_t* by_tier = nullptr;  // this request's row of the split
       if (num_h) {
         split->request.push_back(static_cast<uint32_t>(i));
@@ -186,9 +216,11 @@ LruCurve LruCurve::Run(const Trace& trace, const ReplayOptions& options, size_t 
           d = sd.Distance(ids[j]);
         prev_slot = slot;
         running = std::max(running, d);
-        int64_t tok = BlockTokens(r, j);
+        int64_t tok = TraceBlockTokens(trace, r, j, ids[j]);
         if (tok == 0) break;
         total[running] += tok;
+        if (sampled)
+          c.group_bins_[trace.group[ids[j]] * kDistanceBins + DistanceBin(running)] += tok;
         if (c.has_split_) {
           int32_t o = owner[ids[j]];
           if (o == kOwnerMany || (o != kOwnerNone && o != r.conversation)) across[running] += tok;
@@ -229,17 +261,76 @@ LruCurve LruCurve::Run(const Trace& trace, const ReplayOptions& options, size_t 
   return c;
 }
 
-HitTokens LruCurve::At(uint64_t capacity_blocks) const {
-  HitTokens h;
-  if (capacity_blocks == 0 || total_.empty()) return h;
-  uint64_t d = std::min<uint64_t>(capacity_blocks - 1, total_.size() - 1);
-  h.hit = total_[d];
-  if (has_split_) h.across = across_[d];
+uint64_t LruCurve::SampledCapacity(uint64_t capacity_blocks) const {
+  if (rate_ >= 1) return capacity_blocks;
+  const double c = std::ceil(static_cast<double>(capacity_blocks) * rate_);
+  return c >= 1.8e19 ? kUnboundedCapacity : static_cast<uint64_t>(c);
+}
+
+int64_t LruCurve::Scale(int64_t sampled_tokens) const {
+  if (group_bins_.empty()) return sampled_tokens;
+  if (kept_tokens_ <= 0) return 0;
+  // The ratio estimator: the hit share of the kept blocks' tokens, times the measured tokens.
+  return static_cast<int64_t>(
+      std::llround(static_cast<double>(sampled_tokens) * static_cast<double>(measured_tokens_) /
+                   static_cast<double>(kept_tokens_)));
+}
+
+HitTokens LruCurve::Clamped(HitTokens h) const {
+  // A scaled estimate can pass the measured tokens (every kept block hit, more kept than R of
+  // them): no cache serves more than was asked.
+  h.hit = std::min(h.hit, measured_tokens_);
+  h.across = std::min(h.across, h.hit);
   return h;
 }
 
+HitTokens LruCurve::At(uint64_t capacity_blocks) const {
+  HitTokens h;
+  const uint64_t cs = SampledCapacity(capacity_blocks);
+  if (cs == 0 || total_.empty()) return h;
+  uint64_t d = std::min<uint64_t>(cs - 1, total_.size() - 1);
+  h.hit = Scale(total_[d]);
+  if (has_split_) h.across = Scale(across_[d]);
+  return Clamped(h);
+}
+
 HitTokens LruCurve::Unbounded() const {
-  return At(total_.empty() ? 0 : total_.size());
+  HitTokens h;
+  if (total_.empty()) return h;
+  h.hit = Scale(total_.back());
+  if (has_split_) h.across = Scale(across_.back());
+  return Clamped(h);
+}
+
+uint64_t LruCurve::saturation_blocks() const {
+  // The smallest C with ceil(C * R) > max_distance_: floor(max_distance_ / R) + 1.
+  if (rate_ >= 1) return max_distance_ + 1;
+  return static_cast<uint64_t>(std::floor(static_cast<double>(max_distance_) / rate_)) + 1;
+}
+
+double LruCurve::ErrorPoints(uint64_t capacity_blocks) const {
+  if (group_bins_.empty() || measured_tokens_ <= 0 || rate_ <= 0 || rate_ >= 1) return 0;
+  const uint64_t cs =
+      capacity_blocks == kUnboundedCapacity ? kUnboundedCapacity : SampledCapacity(capacity_blocks);
+  // Group g is a sample at rate R / G: its estimate of the hit rate is its hit share of its own
+  // kept tokens (a group with no kept tokens estimates nothing and is left out).
+  double est[kSampleGroups];
+  unsigned n = 0;
+  double mean = 0;
+  for (unsigned g = 0; g < kSampleGroups; ++g) {
+    if (group_kept_tokens_[g] <= 0) continue;
+    int64_t hit = 0;
+    for (size_t k = 0; k < kDistanceBins && BinStart(k + 1) <= cs; ++k)
+      hit += group_bins_[g * kDistanceBins + k];
+    est[n] = static_cast<double>(hit) / static_cast<double>(group_kept_tokens_[g]);
+    mean += est[n++];
+  }
+  if (n < 2) return 100.0;  // nothing to measure the spread with: the whole range
+  mean /= n;
+  double ss = 0;
+  for (unsigned g = 0; g < n; ++g) ss += (est[g] - mean) * (est[g] - mean);
+  const double se = std::sqrt(ss / (n * (n - 1.0)));
+  return 100.0 * kT7 * se;
 }
 
 std::vector<CurvePoint> LruCurve::Dense(size_t max_points) const {
@@ -247,7 +338,11 @@ std::vector<CurvePoint> LruCurve::Dense(size_t max_points) const {
   int64_t prev = 0;
   for (size_t d = 0; d < total_.size(); ++d) {
     if (total_[d] != prev) {
-      all.push_back({d + 1, At(d + 1)});
+      // The smallest capacity whose sampled capacity reaches d + 1: floor(d / R) + 1.
+      const uint64_t cap =
+          rate_ >= 1 ? d + 1
+                     : static_cast<uint64_t>(std::floor(static_cast<double>(d) / rate_)) + 1;
+      all.push_back({cap, At(cap)});
       prev = total_[d];
     }
   }

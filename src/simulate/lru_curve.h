@@ -13,11 +13,22 @@
 // [C1+...+C(k-1), C1+...+Ck). So the same pass also splits every hit by tier: a block in a
 // request's leading hit run (running maximum below the summed capacity) is served by the tier
 // holding its own stack distance (docs/SEMANTICS.md, "Tiered KV memory").
+//
+// Sampled traces (Trace::sample_rate R < 1, hash/block_sampler.h): the pass runs over the kept
+// blocks only, so stack distances are those of a cache R times smaller (SHARDS, Waldspurger et al.,
+// FAST '15): a capacity C is read at the sampled capacity ceil(C * R). With tail-first touches a
+// block's stack distance never exceeds that of a later block of the same request, so each block
+// hits by its own distance, and the hit rate is estimated as the kept blocks' hit tokens over the
+// kept blocks' measured tokens (a ratio estimator: the role of SHARDS_adj's correction, it cancels
+// the luck of keeping more or fewer of a few heavily shared blocks, e.g. a system prompt's), times
+// the exact measured tokens. The same pass records the hits of each sample group in log-spaced
+// distance bins; the spread of the groups' estimates is the error estimate (ErrorPoints).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "hash/block_sampler.h"
 #include "simulate/replay_options.h"
 #include "simulate/trace.h"
 
@@ -67,12 +78,22 @@ class LruCurve {
   int64_t measured_tokens() const { return measured_tokens_; }
   uint64_t measured_requests() const { return measured_requests_; }
   // Smallest capacity reaching the unbounded hit count.
-  uint64_t saturation_blocks() const { return max_distance_ + 1; }
+  uint64_t saturation_blocks() const;
   bool has_split() const { return has_split_; }
 
   // Every capacity at which the hit count changes, down-sampled on a log scale to at most
   // max_points points (always keeping the last one, which reaches the ceiling).
   std::vector<CurvePoint> Dense(size_t max_points) const;
+
+  // The rate the trace was sampled at (1 = every block).
+  double sample_rate() const { return rate_; }
+  // Sampled curves: the half-width, in points of hit rate (percentage points), of the 95% interval
+  // of the hit rate at a capacity (random groups: t(7 df) times the standard error of the mean of
+  // kSampleGroups disjoint sub-samples' hit rates); kUnboundedCapacity for the ceiling. 0 when not
+  // sampled or nothing was measured. Counts only the sampling of blocks, not the (smaller)
+  // distortion of stack distances by sampling.
+  static constexpr uint64_t kUnboundedCapacity = ~uint64_t{0};
+  double ErrorPoints(uint64_t capacity_blocks) const;
 
  private:
   static LruCurve Run(const Trace& trace, const ReplayOptions& options, size_t first_measured,
@@ -81,6 +102,14 @@ class LruCurve {
   std::vector<int64_t> total_;   // cumulative hit tokens by stack distance
   std::vector<int64_t> across_;  // cumulative across-conversation hit tokens by stack distance
   uint64_t max_distance_ = 0;
+  double rate_ = 1;
+  std::vector<int64_t> group_bins_;         // sampled: [group * kDistanceBins + bin] hit tokens
+  std::vector<int64_t> group_kept_tokens_;  // sampled: per group, its blocks' measured tokens
+  int64_t kept_tokens_ = 0;                 // sampled: all kept blocks' measured tokens
+  // The sampled capacity a capacity is read at: ceil(C * R) (C itself unsampled).
+  uint64_t SampledCapacity(uint64_t capacity_blocks) const;
+  int64_t Scale(int64_t sampled_tokens) const;
+  HitTokens Clamped(HitTokens h) const;
   int64_t measured_tokens_ = 0;
   uint64_t measured_requests_ = 0;
   bool has_split_ = false;

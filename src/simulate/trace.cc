@@ -18,6 +18,15 @@ Trace BuildTrace(const std::vector<RequestRecord>& records) {
 Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from) {
   Trace t;
   BlockInterner interned = std::move(from);  // freed on return
+  // Sampled: the final keep marks (fixed-size sampling may have lowered the threshold after some
+  // blocks were interned) and groups, read from the id table before it goes.
+  const bool sampled = interned.sampling();
+  std::vector<uint8_t> marks;
+  if (sampled) {
+    marks = interned.SampleMarks();
+    t.sample_rate = interned.sample_rate();
+  }
+  t.all_accesses = interned.block_accesses();
   interned.ReleaseIdTable();
   const ReplayOrder replay = OrderForReplay(records);
   const std::vector<uint32_t>& order = replay.order;
@@ -36,7 +45,6 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
     const RequestRecord& rec = records[idx];
     TraceRequest tr;
     tr.first = t.num_accesses;
-    tr.num_blocks = interned.num_blocks(idx);
     tr.block_size = rec.block_size;
     tr.input_tokens = rec.input_tokens;
     tr.output_tokens = rec.output_tokens;
@@ -49,11 +57,20 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
       tr.conversation = it->second;
     }
     interned.Materialize(idx, &prov);
+    if (sampled)
+      prov.erase(std::remove_if(prov.begin(), prov.end(),
+                                [&](uint32_t p) { return marks[p] == BlockInterner::kDropped; }),
+                 prov.end());
+    tr.num_blocks = static_cast<uint32_t>(prov.size());
     uint32_t prev = kNoParent;
     for (uint32_t p : prov) {
       if (dense[p] == kNoParent) {
         dense[p] = next++;
         t.parent.push_back(prev);
+        if (sampled) {
+          t.depth.push_back(interned.depth(p));
+          t.group.push_back(marks[p]);
+        }
       }
       prev = dense[p];
     }
@@ -70,10 +87,18 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
   t.num_blocks = next;
   // The chains in dense numbering. A block reached by a chain walk has its chain predecessor in
   // the same request, so it is numbered; blocks only in flat requests are never walked.
+  // Sampled with dropped blocks: a block's chain predecessor is its nearest kept ancestor
+  // (predecessors have smaller provisional ids, so one pass in id order finds it).
   t.chain_parent.assign(t.num_blocks, kNoParent);
+  std::vector<uint32_t> kept_parent;
+  if (sampled) kept_parent.resize(interned.distinct_blocks(), BlockInterner::kNone);
   for (uint32_t p = 0; p < interned.distinct_blocks(); ++p) {
+    uint32_t q = interned.parent(p);
+    if (sampled) {
+      if (q != BlockInterner::kNone && marks[q] == BlockInterner::kDropped) q = kept_parent[q];
+      kept_parent[p] = q;
+    }
     if (dense[p] == kNoParent) continue;
-    const uint32_t q = interned.parent(p);
     if (q != BlockInterner::kNone && dense[q] != kNoParent) t.chain_parent[dense[p]] = dense[q];
   }
   t.chain_run.resize(t.num_blocks);

@@ -48,6 +48,14 @@ struct Trace {
   uint32_t block_size = 0;       // nominal block size (most common among requests)
   uint64_t num_replay_only = 0;  // replay-only entries among `requests` (not real requests)
   std::vector<uint32_t> parent;  // per dense block: its parent block (first seen), or kNoParent
+  // Spatial sampling (hash/block_sampler.h): the trace holds only the kept blocks, each request
+  // the subsequence of its kept blocks. Unsampled: rate 1, depth and group empty.
+  double sample_rate = 1;
+  std::vector<uint32_t>
+      depth;  // per dense block: its position in its requests (tokens depend on it)
+  std::vector<uint8_t> group;  // per dense block: its sample group (error estimates)
+  uint64_t all_accesses = 0;   // block accesses before sampling (= num_accesses unsampled)
+  bool sampled() const { return !depth.empty() || sample_rate < 1; }
 
   uint64_t total_block_accesses() const { return num_accesses; }
   // A request's dense ids, head first. Convenience for code outside hot loops: the pointer is
@@ -94,9 +102,26 @@ inline int64_t BlockTokens(const TraceRequest& r, uint64_t j) {
   return hi - lo;
 }
 
+// Tokens of the j-th block the trace holds for request r (dense id `id`): BlockTokens at the
+// block's own position, which in a sampled trace is its depth, not j.
+inline int64_t TraceBlockTokens(const Trace& t, const TraceRequest& r, uint64_t j, uint32_t id) {
+  return BlockTokens(r, t.depth.empty() ? j : t.depth[id]);
+}
+
 // Hit tokens of a request whose first k blocks hit: min(k * bs, L).
 inline int64_t HitTokenCount(const TraceRequest& r, uint64_t k) {
   return std::min<int64_t>(static_cast<int64_t>(k) * r.block_size, r.input_tokens);
+}
+
+// Hit tokens of a request whose first k held blocks (ids: its blocks in the trace) hit:
+// HitTokenCount on a whole trace; on a sampled one, the kept blocks' own tokens scaled by 1 / rate
+// (an estimate).
+inline int64_t PrefixHitTokens(const Trace& t, const TraceRequest& r, const uint32_t* ids,
+                               uint64_t k) {
+  if (!t.sampled()) return HitTokenCount(r, k);
+  int64_t tokens = 0;
+  for (uint64_t j = 0; j < k; ++j) tokens += TraceBlockTokens(t, r, j, ids[j]);
+  return static_cast<int64_t>(static_cast<double>(tokens) / t.sample_rate + 0.5);
 }
 
 // Index of the first measured request for a warm-up share: floor(n * warmup).
