@@ -91,6 +91,19 @@ class PythonApi(unittest.TestCase):
                             warmup=0, block_size=32)
         self.assertEqual(report.json_text, cli)
 
+    def test_sample_rate_is_the_cli_flag_for_profile_and_replay(self):
+        # Issue 34: sample_rate= reaches the pipeline through the CLI's option table, for profile
+        # and for the replay of in-memory shards (the Dask driver's call) alike.
+        cli = self.cli_report(*self.files, "--sample-rate", "0.5", name="sampled")
+        report = self.quiet(ltl.profile, self.files, salt_file=self.salt, sample_rate=0.5)
+        self.assertEqual(report.json_text, cli)
+        self.assertEqual(report.sampling.rate, 0.5)
+        shards = [self.quiet(ltl.hash_shard, f, salt_file=self.salt) for f in self.files]
+        self.assertEqual(self.quiet(ltl.replay, shards, sample_rate=0.5).json_text, cli)
+        with self.assertRaises(ltl.Error) as e:
+            self.quiet(ltl.profile, self.files, salt_file=self.salt, sample_rate=0.5, workers=2)
+        self.assertIn("sampling: --workers", str(e.exception))
+
     def test_replay_of_shards_equals_cli_profile(self):
         cli = self.cli_report(*self.files)
         shards = [self.quiet(ltl.hash_shard, f, salt_file=self.salt) for f in self.files]
