@@ -41,6 +41,7 @@ void BuildKvCacheSection(const Trace& trace, const ReplayOptions& options,
                    [](const Capacity& a, const Capacity& b) { return a.blocks < b.blocks; });
 
   std::vector<uint64_t> blocks;
+  blocks.reserve(caps.size());
   for (const Capacity& c : caps) blocks.push_back(c.blocks);
   s.threads = request.threads ? request.threads : std::max(1u, std::thread::hardware_concurrency());
   // --eviction sglang: the "lru" asked for is the radix-tree LRU (once, if both were asked).
