@@ -112,8 +112,8 @@ TEST(BlockSampler, MaxBlocksKeepsTheSmallestKeys) {
   // 10 smallest keys survive into the trace.
   std::vector<uint64_t> ids;
   for (uint64_t i = 100; i < 140; ++i) ids.push_back(i);
-  std::vector<uint64_t> keys;
-  for (uint64_t id : ids) keys.push_back(RefKey(id));
+  std::vector<uint64_t> keys(ids.size());
+  std::transform(ids.begin(), ids.end(), keys.begin(), RefKey);
   std::sort(keys.begin(), keys.end());
   BlockInterner in;
   in.SetSampling(1.0, 10);
