@@ -324,7 +324,18 @@ CsvReader::Outcome CsvReader::Next() {
           bad_reason_ =
               "CSV record with a quoted field running across lines has the wrong "
               "number of fields (unbalanced quote)";
-        if (resync_) bad_reason_ = kResyncReason;
+        if (resync_) {
+          bad_reason_ = resync_reason_;
+        } else {
+          // The lines given back are named after what started the search: a record over a size
+          // limit is not a broken quote (issue 35, item 13: its lines were all counted as "lost
+          // resynchronizing after a broken quoted field").
+          resync_reason_ = r == Parse::kBadLimit
+                               ? "CSV line lost resynchronizing after a record over a size "
+                                 "limit (" +
+                                     bad_reason_ + ")"
+                               : std::string(kResyncReason);
+        }
         StartResync();
         if (!error_.ok()) return Outcome::kError;
         return Outcome::kBad;

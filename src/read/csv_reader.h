@@ -109,6 +109,7 @@ class CsvReader {
   Status error_;
   size_t expected_fields_ = 0;
   bool resync_ = false;  // looking for the next line that starts a valid record
+  std::string resync_reason_ = kResyncReason;  // the skip reason of the lines it passes over
   BufferHandoff* handoff_ = nullptr;
   bool returned_ = false;  // a record was returned from the buffer since the last hand-over
 };

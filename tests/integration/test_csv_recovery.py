@@ -125,5 +125,35 @@ class CsvRecovery(unittest.TestCase):
         self.assertGreaterEqual(counts["requests"], python_readable(text))
 
 
+
+class OversizedRecord(unittest.TestCase):
+    def test_lines_of_an_oversized_record_are_not_called_a_broken_quote(self):
+        # Issue 35, item 13: a well-quoted multi-line record over --max-line-bytes was counted,
+        # line by line, as "lost resynchronizing after a broken quoted field": no quote is broken.
+        d = env.tempdir()
+        log = os.path.join(d, "big.csv")
+        f = io.StringIO()
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["request_json", "model_name", "timestamp"])
+        for i in range(6):
+            content = "line\n" * 2000 if i == 2 else f"q{i}"
+            body = json.dumps({"model": "gpt-4o", "messages": [{"role": "user",
+                                                                "content": content}]},
+                              indent=1 if i == 2 else None)
+            w.writerow([body, "gpt-4o", 1767225600 + i])
+        with open(log, "w") as out:
+            out.write(f.getvalue())
+        r = env.run(["profile", log, "-o", os.path.join(d, "r"), "-q", "--max-line-bytes", "4K",
+                     "--max-skip-share", "1", "--salt-file", os.path.join(d, "salt")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(d, "r.json")) as rf:
+            rep = json.load(rf)
+        reasons = rep["counts"]["skipped_by_reason"]
+        self.assertEqual(rep["counts"]["requests"], 5)
+        self.assertIn("CSV record longer than 4096 bytes", reasons)
+        self.assertFalse([k for k in reasons if "broken quoted field" in k], reasons)
+        self.assertIn("CSV line lost resynchronizing after a record over a size limit (CSV record "
+                      "longer than 4096 bytes)", reasons)
+
 if __name__ == "__main__":
     unittest.main()
