@@ -6,6 +6,7 @@
 #include "analyze/cache_busters.h"
 #include "analyze/cctrace_summary.h"
 #include "analyze/gateway_findings.h"
+#include "analyze/provider_cache_section.h"
 #include "common/units.h"
 #include "simulate/aiperf_rate.h"
 
@@ -72,6 +73,17 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
         AnalyzeCacheBusters(trace, in.records, divergences, FirstMeasuredIndex(trace, o.replay),
                             p.ceiling.hit, p.measured_tokens);
     for (std::string& s : CacheBusterSentences(p.busters)) p.findings.push_back(std::move(s));
+  }
+  // The hosted provider's own cache, when the requests name one (or --provider-cache asks).
+  if (in.gateway || in.format == InputFormat::kCctrace) {
+    p.provider_cache = AnalyzeProviderCache(trace, in.records, p.busters, o.provider_cache);
+    for (ProviderBadObservation& b : p.provider_cache.bad_observations)
+      if (b.first_file_index < in.files.size()) {
+        const InputFileSummary& f = in.files[b.first_file_index];
+        b.first_file = f.name;
+        if (f.format == InputFormat::kCsv && b.first_row > 0) --b.first_row;  // data rows
+      }
+    for (const std::string& s : p.provider_cache.findings) p.findings.push_back(s);
   }
   return p;
 }

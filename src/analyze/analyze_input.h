@@ -11,6 +11,7 @@
 #include "analyze/build_profile.h"
 #include "analyze/build_tiers.h"
 #include "analyze/profile.h"
+#include "analyze/provider_cache_section.h"
 #include "common/skip_counter.h"
 #include "ingest/load_input.h"
 #include "simulate/fleet_options.h"
@@ -23,11 +24,12 @@ struct AnalyzeOptions {
   std::string input_name;  // as shown in messages and the report
   ReplayOptions replay;
   CapacitySpec capacities;
-  std::optional<FleetOptions> fleet;  // --workers
-  KvCacheRequest kv_cache;            // eviction policies and KV memory
-  TiersRequest tiers;                 // --tiers (empty = none)
-  bool warm_prefix = false;           // cache traces: --warm-prefix
-  std::string tokenizer;              // gateway logs: the --tokenizer used ("" = none)
+  std::optional<FleetOptions> fleet;    // --workers
+  KvCacheRequest kv_cache;              // eviction policies and KV memory
+  TiersRequest tiers;                   // --tiers (empty = none)
+  bool warm_prefix = false;             // cache traces: --warm-prefix
+  std::string tokenizer;                // gateway logs: the --tokenizer used ("" = none)
+  ProviderCacheOptions provider_cache;  // --provider-cache, --provider-ttl, --prices
 };
 
 Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounter& skips,

@@ -13,6 +13,7 @@
 #include "analyze/cctrace_summary.h"
 #include "analyze/gateway_findings.h"
 #include "analyze/leaderboards.h"
+#include "analyze/provider_cache_section.h"
 #include "analyze/quantiles.h"
 #include "common/skip_counter.h"
 #include "ingest/load_input.h"
@@ -195,6 +196,8 @@ struct Profile {
   CacheBusters
       busters;  // gateway logs: where and why prefixes break (analyze/cache_buster_causes.h)
 
+  ProviderCacheSection
+      provider_cache;         // a hosted provider's prompt cache (provider_cache_section.h)
   Leaderboards leaderboards;  // prefix leaderboards (analyze/leaderboards.h)
   CapacityKnee knee;          // past it, a doubling buys < 1 point (analyze/capacity_knee.h)
 

@@ -37,6 +37,12 @@ struct ProfileArgs {
   bool warm_prefix = false;        // cache traces: pre-populate tools+system blocks
   double sample_rate = 1;          // --sample-rate (1 = every block)
   uint64_t sample_max_blocks = 0;  // --sample-max-blocks (0 = no cap)
+  KvCacheArgs kv;                  // eviction policies and KV memory (cli/kv_cache_options.h)
+  bool warm_prefix = false;        // cache traces: pre-populate tools+system blocks
+  std::string provider_cache = "auto";
+  std::string provider_ttl;  // seconds, or with a unit: 90s, 10m, 1h
+  std::string prices;
+  std::string requests_out;
 };
 
 Result<ProfileSpec> ToSpec(const ProfileArgs& a) {
@@ -72,6 +78,14 @@ Result<ProfileSpec> ToSpec(const ProfileArgs& a) {
   spec.output_prefix = a.output_prefix;
   spec.sample_rate = a.sample_rate;
   spec.sample_max_blocks = a.sample_max_blocks;
+  spec.provider_cache = a.provider_cache;
+  if (!a.provider_ttl.empty()) {
+    auto ttl = ParseDurationSeconds(a.provider_ttl);
+    if (!ttl.ok()) return Status::InvalidArgument("--provider-ttl: " + ttl.status().message());
+    spec.provider_ttl_s = *ttl;
+  }
+  spec.prices_file = a.prices;
+  if (!a.requests_out.empty()) spec.requests_out = a.requests_out;
   return spec;
 }
 
@@ -92,8 +106,10 @@ int RunProfile(const ProfileArgs& a) {
   std::string summary = RenderTerminalSummary(result->profile);
   // The paths are the user's, but a path can hold control characters: printed escaped, like
   // every message line (common/safe_label.h).
-  summary += fmt::format("\nwrote {}, {}\n", EscapeForTerminal(result->json_path),
-                         EscapeForTerminal(result->html_path));
+  summary += fmt::format(
+      "\nwrote {}, {}{}\n", EscapeForTerminal(result->json_path),
+      EscapeForTerminal(result->html_path),
+      result->requests_path.empty() ? "" : ", " + EscapeForTerminal(result->requests_path));
   PrintOutput(summary);
   if (!result->too_many_skipped.empty()) {
     PrintError(result->too_many_skipped);
@@ -151,6 +167,17 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   cmd->add_option("--sample-max-blocks", args->sample_max_blocks,
                   "Cap the kept distinct blocks (fixed-size sampling): the sampling threshold is "
                   "lowered whenever more are kept (0 = no cap)");
+  cmd->add_option("--provider-cache", args->provider_cache,
+                  "Hosted provider's prompt cache to model: auto (from the models the requests "
+                  "name), openai, anthropic, gemini (not modelled: said so), none (default auto)");
+  cmd->add_option("--provider-ttl", args->provider_ttl,
+                  "What-if: the provider cache's short TTL instead of the documented 5 minutes "
+                  "(seconds, or 90s, 10m, 1h)");
+  cmd->add_option("--prices", args->prices,
+                  "JSON price file overriding or adding models' $/MTok prices (docs/FORMATS.md)");
+  cmd->add_option("--requests-out", args->requests_out,
+                  "Write one JSON line per replayed request (file, row, tokens, ideal hits, the "
+                  "provider model's reads and writes, the observed ones): no text");
   AddTokenizerOptions(cmd, &args->tok);
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);

@@ -39,6 +39,30 @@ struct PromptFacts {
   }
 };
 
+// What a hosted provider's prompt cache needs of a request (simulate/provider_cache.h), and what
+// the log says that provider did. Keyed digests and token positions only, never text.
+struct ProviderBlock {
+  uint64_t prefix = 0;     // keyed digest of the body's blocks tools -> system -> messages so far
+  uint32_t tokens = 0;     // prompt tokens through this block
+  uint8_t breakpoint = 0;  // cache_control on this block: 0 none, 1 "5m", 2 "1h"
+};
+
+struct ProviderFacts {
+  uint64_t cache_key = 0;      // keyed digest of OpenAI's prompt_cache_key (0 = none sent)
+  bool retention_24h = false;  // OpenAI "prompt_cache_retention": "24h"
+  uint8_t automatic = 0;       // Anthropic top-level cache_control: 0 none, 1 "5m", 2 "1h"
+  // Anthropic content blocks (each tool, system block and message content block) in prefix order;
+  // filled only when the body carries a cache_control marker (without one nothing is cached).
+  std::vector<ProviderBlock> blocks;
+  // Observed by the provider, as the row's usage reports it (-1 = not reported).
+  int64_t observed_write = -1;     // Anthropic cache_creation_input_tokens
+  int64_t observed_write_1h = -1;  // of which with the 1-hour TTL (cache_creation.ephemeral_1h_...)
+  // Why the row's cache usage could not be used as an observation (nullptr = it could, or none):
+  // a static string naming the field and the problem (negative, not an integer, above the prompt).
+  const char* bad_observation = nullptr;
+  size_t bytes() const { return blocks.capacity() * sizeof(ProviderBlock); }
+};
+
 struct RequestRecord {
   uint64_t line = 0;      // 1-based line (JSONL) or record number (CSV) in the input
   double time_s = 0;      // seconds; absolute epoch or trace-relative, as the input had it
@@ -60,6 +84,8 @@ struct RequestRecord {
   uint64_t tools_digest = 0;    // digest of the tool set (0 = none), for tool-churn findings
   bool truncated_body = false;  // the gateway truncated the body (e.g. litellm_truncated)
   PromptFacts facts;            // gateway logs: segments and tools (cache busters)
+  ProviderFacts provider;       // gateway logs: what a provider's prompt cache needs and did
+  uint32_t file = 0;            // index of the input file the record came from (run order)
   // Cache traces (cctrace) only.
   bool subagent = false;     // a sub-agent's request (its own isolated cache namespace)
   bool replay_only = false;  // not a request: pre-populates the cache (--warm-prefix); never

@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
+#include <string>
 
 #include "common/ascii.h"
+#include "common/safe_label.h"
 
 namespace ltl {
 
@@ -152,6 +155,34 @@ std::string FormatTraceTime(double s) {
   if (s < 60) return fmt::format("+{:.1f} s", s);
   if (t < 3600) return fmt::format("+{}m {:02}s", t / 60, t % 60);
   return fmt::format("+{}h {:02}m {:02}s", t / 3600, (t % 3600) / 60, t % 60);
+}
+
+Result<double> ParseDurationSeconds(std::string_view text) {
+  std::string number(text);
+  double scale = 1;
+  if (!number.empty()) {
+    switch (number.back()) {
+      case 's':
+        number.pop_back();
+        break;
+      case 'm':
+        scale = 60;
+        number.pop_back();
+        break;
+      case 'h':
+        scale = 3600;
+        number.pop_back();
+        break;
+      default:
+        break;
+    }
+  }
+  char* end = nullptr;
+  const double v = number.empty() ? 0 : std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(v) || v < 0)
+    return Status::InvalidArgument(
+        fmt::format("'{}' is not a duration (seconds, or 90s, 10m, 1h)", EscapeForTerminal(text)));
+  return v * scale;
 }
 
 }  // namespace ltl

@@ -18,6 +18,8 @@ Result<std::vector<uint64_t>> ParseSizeList(std::string_view text);
 // Comma-separated list of non-negative decimals ("1,2,0.5").
 Result<std::vector<double>> ParseDecimalList(std::string_view text);
 
+// "300", "90s", "10m", "1h" -> seconds (a finite, non-negative number with an optional unit).
+Result<double> ParseDurationSeconds(std::string_view text);
 std::string WithCommas(int64_t v);       // 12031 -> "12,031"
 std::string TokenSize(uint64_t tokens);  // 16384 -> "16K", 1048576 -> "1M", 1000 -> "1,000"
 std::string Percent(double ratio, int decimals = 1);  // 0.398 -> "39.8%"

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -40,7 +41,23 @@ bool Key(object o, std::string_view key, element* out) {
 
 struct Usage {
   int64_t input = -1, output = -1, cached = -1;
+  int64_t write = -1, write_1h = -1;  // Anthropic cache_creation_input_tokens (and its 1 h part)
+  const char* bad = nullptr;          // a cache count present but unusable (names the field)
 };
+
+// A cache count the provider reported: absent leaves *out as is; present but not a non-negative
+// integer makes the row's observation bad (the request is replayed all the same).
+void ReadCacheCount(object o, std::string_view key, const char* bad_reason, int64_t* out,
+                    Usage* u) {
+  element v;
+  if (!Key(o, key, &v)) return;
+  int64_t x;
+  if (ReadInt(v, &x)) {
+    *out = x;
+  } else if (!u->bad) {
+    u->bad = bad_reason;
+  }
+}
 
 void ReadUsage(element response, Usage* u) {
   object usage;
@@ -51,8 +68,10 @@ void ReadUsage(element response, Usage* u) {
     u->input = x;  // OpenAI chat: total prompt, cached included
     object details;
     if (!usage.at_key("prompt_tokens_details").get_object().get(details) &&
-        Key(details, "cached_tokens", &v) && ReadInt(v, &x))
-      u->cached = x;
+        Key(details, "cached_tokens", &v))
+      ReadCacheCount(details, "cached_tokens",
+                     "usage.prompt_tokens_details.cached_tokens is not a non-negative integer",
+                     &u->cached, u);
     else if (Key(usage, "prompt_cache_hit_tokens", &v) && ReadInt(v, &x))
       u->cached = x;  // DeepSeek
     if (Key(usage, "completion_tokens", &v) && ReadInt(v, &x)) u->output = x;
@@ -62,14 +81,28 @@ void ReadUsage(element response, Usage* u) {
     object details;
     if (!usage.at_key("input_tokens_details").get_object().get(details)) {
       u->input = x;  // OpenAI Responses: input_tokens includes the cached ones
-      if (Key(details, "cached_tokens", &v) && ReadInt(v, &x)) u->cached = x;
+      ReadCacheCount(details, "cached_tokens",
+                     "usage.input_tokens_details.cached_tokens is not a non-negative integer",
+                     &u->cached, u);
     } else {
       // Anthropic: input_tokens excludes cache reads and writes; the prompt is the sum of three.
-      int64_t read = 0, created = 0;
-      bool has_read = Key(usage, "cache_read_input_tokens", &v) && ReadInt(v, &read);
-      if (Key(usage, "cache_creation_input_tokens", &v)) ReadInt(v, &created);
-      u->input = x + read + created;
-      if (has_read) u->cached = read;
+      int64_t read = -1, created = -1;
+      ReadCacheCount(usage, "cache_read_input_tokens",
+                     "usage.cache_read_input_tokens is not a non-negative integer", &read, u);
+      ReadCacheCount(usage, "cache_creation_input_tokens",
+                     "usage.cache_creation_input_tokens is not a non-negative integer", &created,
+                     u);
+      u->input = x + std::max<int64_t>(read, 0) + std::max<int64_t>(created, 0);
+      if (read >= 0) u->cached = read;
+      if (created >= 0) {
+        u->write = created;
+        object creation;  // {"ephemeral_5m_input_tokens": .., "ephemeral_1h_input_tokens": ..}
+        if (!usage.at_key("cache_creation").get_object().get(creation))
+          ReadCacheCount(creation, "ephemeral_1h_input_tokens",
+                         "usage.cache_creation.ephemeral_1h_input_tokens is not a non-negative "
+                         "integer",
+                         &u->write_1h, u);
+      }
     }
     if (Key(usage, "output_tokens", &v) && ReadInt(v, &x)) u->output = x;
   }
@@ -132,7 +165,8 @@ GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config)
       cutter_(config.tokenizer ? MakeTokenCutter(config.tokenizer, config.block_size)
                                : MakeApproxCutter(config.block_size)),
       chain_(config.key),
-      facts_(config.key) {
+      facts_(config.key),
+      provider_(config.key) {
   // A request no entry serves says so next to its layout when some model has its own files.
   const bool fallback = !config_.models.empty();
   for (Layout l : kAllLayouts)
@@ -285,8 +319,23 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   if (usage.output < 0 && row_.completion_tokens >= 0 && row_.prompt_tokens > 0)
     usage.output = row_.completion_tokens;
   out->exact_counts = usage.input > 0;
+  const int64_t cut_tokens = out->input_tokens;
   if (usage.input > 0) out->input_tokens = usage.input;
   out->provider_cached_tokens = usage.input > 0 ? usage.cached : -1;
+  ProviderFacts& pf = out->provider;
+  pf.observed_write = usage.input > 0 ? usage.write : -1;
+  pf.observed_write_1h = usage.input > 0 ? usage.write_1h : -1;
+  pf.bad_observation = usage.bad;
+  if (!pf.bad_observation && usage.input > 0 &&
+      (usage.cached > usage.input || usage.write > usage.input ||
+       std::max<int64_t>(usage.cached, 0) + std::max<int64_t>(usage.write, 0) > usage.input ||
+       usage.write_1h > usage.write))
+    pf.bad_observation = "cache tokens reported above the prompt's";
+  if (pf.bad_observation) {
+    out->provider_cached_tokens = -1;
+    pf.observed_write = pf.observed_write_1h = -1;
+  }
+  provider_.Build(obj, out->facts, cut_tokens, out->input_tokens, &pf);
   if (usage.output >= 0) {
     out->output_tokens = usage.output;
   } else if (response) {

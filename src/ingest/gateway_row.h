@@ -20,6 +20,7 @@
 #include "hash/block_chain.h"
 #include "hash/block_cutter.h"
 #include "ingest/prompt_facts.h"
+#include "ingest/provider_facts.h"
 #include "ingest/row_locator.h"
 #include "ingest/session_id.h"
 #include "read/read_context.h"
@@ -116,6 +117,7 @@ class GatewayRowProcessor {
   const std::string* rendered_by_ = nullptr;
   BlockChain chain_;
   PromptFactsBuilder facts_;
+  ProviderFactsBuilder provider_;
   ConversationLinks links_;
   std::string filler_key_;
   const char* filler_field_ = nullptr;

@@ -88,7 +88,12 @@ Result<LoadedInput> MergeInputs(std::vector<LoadedInput> parts) {
   for (LoadedInput& p : parts) {
     if (pending && p.post_pass.links.size() != p.records.size())
       return Status::InvalidArgument("merge: a gateway input's post-pass was not deferred");
-    for (auto& r : p.records) out.records.push_back(std::move(r));
+    // Record file indices are per part; in the merged input they index out.files.
+    const auto file_base = static_cast<uint32_t>(out.files.size());
+    for (auto& r : p.records) {
+      r.file += file_base;
+      out.records.push_back(std::move(r));
+    }
     if (pending) {
       for (auto& l : p.post_pass.links) out.post_pass.links.push_back(std::move(l));
       for (auto& f : p.post_pass.fillers) out.post_pass.fillers.push_back(std::move(f));

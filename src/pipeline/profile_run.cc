@@ -6,9 +6,11 @@
 #include "analyze/analyze_input.h"
 #include "common/output_path.h"
 #include "pipeline/prefix_text_pass.h"
+#include "pipeline/provider_settings.h"
 #include "pipeline/run_inputs.h"
 #include "report/report_html.h"
 #include "report/report_json.h"
+#include "report/requests_jsonl.h"
 #include "simulate/eviction_policy.h"
 #include "simulate/trace.h"
 
@@ -79,6 +81,16 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
       if (!out->ok()) return out->status();
   }
 
+  Result<OutputPath> requests_out = OutputPath{};
+  if (spec.requests_out) {
+    requests_out = ResolveOutputPath(*spec.requests_out, /*allow_stream=*/false);
+    if (!requests_out.ok()) return requests_out.status();
+    result.requests_path = requests_out->path;
+  }
+  auto provider =
+      ResolveProviderCacheOptions(spec.provider_cache, spec.provider_ttl_s, spec.prices_file);
+  if (!provider.ok()) return provider.status();
+
   auto inputs = ExpandInputs(spec.read.inputs);
   if (!inputs.ok()) return inputs.status();
   if (spec.show_prefix_text > 0 && inputs->size() + spec.read.shards.size() > 1)
@@ -116,6 +128,7 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   analyze.tiers = *tiers_request;
   analyze.warm_prefix = spec.warm_prefix;
   analyze.tokenizer = loaded->tokenizer;  // --tokenizer, or the one the shards were cut with
+  analyze.provider_cache = std::move(provider).value();
   Trace trace = BuildTrace(in.records, std::move(run.interner));
   analyze.fleet = ResolveFleetOptions(spec.fleet, trace.block_size, caps, kv_request->memory);
   result.profile = AnalyzeInput(in, trace, skips, analyze);
@@ -142,6 +155,11 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
     // Both are renamed only when both are complete, report.json last (common/output_path.h).
     Status st = WriteFilesTogether(
         {{html_out->path, RenderReportHtml(p)}, {json_out->path, RenderReportJson(p)}});
+    if (!st.ok()) return st;
+  }
+  if (spec.requests_out) {
+    Status st =
+        WriteRequestsJsonl(requests_out->path, trace, in.records, in.files, p.provider_cache);
     if (!st.ok()) return st;
   }
   result.too_many_skipped =

@@ -35,6 +35,11 @@ struct ProfileSpec {
   // rate's threshold; sample_max_blocks > 0 caps the kept blocks (fixed-size). 1 and 0: exact.
   double sample_rate = 1;
   uint64_t sample_max_blocks = 0;
+  // A hosted provider's prompt cache (analyze/provider_cache_section.h).
+  std::string provider_cache = "auto";      // auto | none | gemini | a registered model name
+  double provider_ttl_s = 0;                // > 0: the short TTL for a what-if (--provider-ttl)
+  std::string prices_file;                  // --prices FILE (JSON; "" = the built-in table)
+  std::optional<std::string> requests_out;  // --requests-out REQ.jsonl
 };
 
 // Under sampling, the options whose figures sampling does not support: one message naming the
@@ -44,6 +49,7 @@ std::string SamplingRefusal(const ProfileSpec& spec);
 struct ProfileResult {
   Profile profile;
   std::string json_path, html_path;  // as written ("" = not written)
+  std::string requests_path;         // --requests-out as written ("" = not asked)
   // The --max-skip-share message when more rows were skipped than tolerated ("" = within); the
   // outputs are written all the same (the command line exits 1).
   std::string too_many_skipped;

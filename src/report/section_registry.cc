@@ -3,21 +3,22 @@
 // defining `const ReportSection& <Name>Section()`, and one X(<Name>Section) line below.
 #include "report/report_section.h"
 
-#define LTL_REPORT_SECTIONS(X) \
-  X(HeadlineSection)           \
-  X(SamplingSection)           \
-  X(EvictionPoliciesSection)   \
-  X(TieredMemorySection)       \
-  X(CapacitySection)           \
-  X(FleetSection)              \
-  X(SessionsSection)           \
-  X(PrefixesSection)           \
-  X(DistributionsSection)      \
-  X(TrafficSection)            \
-  X(CacheTraceSection)         \
-  X(FindingsSection)           \
-  X(CacheBustersSection)       \
-  X(SkippedSection)            \
+#define LTL_REPORT_SECTIONS(X)  \
+  X(HeadlineSection)            \
+  X(SamplingSection)            \
+  X(EvictionPoliciesSection)    \
+  X(TieredMemorySection)        \
+  X(CapacitySection)            \
+  X(FleetSection)               \
+  X(SessionsSection)            \
+  X(ProviderPromptCacheSection) \
+  X(PrefixesSection)            \
+  X(DistributionsSection)       \
+  X(TrafficSection)             \
+  X(CacheTraceSection)          \
+  X(FindingsSection)            \
+  X(CacheBustersSection)        \
+  X(SkippedSection)             \
   X(MethodSection)
 
 namespace ltl {

@@ -33,18 +33,31 @@ int64_t TotalRead(const ProviderCacheModel& model, const ProviderRules& rules, s
 
 ProviderReplayResult ReplayProviderCache(const ProviderCacheModel& model,
                                          const ProviderRules& rules, size_t n,
-                                         const ProviderRequestSource& request) {
+                                         const ProviderRequestSource& request,
+                                         std::string_view loss_rule) {
   ProviderReplayResult out;
   const std::vector<std::string_view> order = model.RuleOrder();
+  auto traced = [&](size_t k) { return k < order.size() && order[k] == loss_rule; };
   ProviderRules step = rules;
   for (std::string_view rule : order)
     if (bool* flag = RuleFlag(&step, rule)) *flag = false;
-  int64_t previous = TotalRead(model, step, n, request, nullptr);
+  // The replay before the traced rule keeps its predictions (`before`), the traced one too.
+  std::vector<ProviderPrediction> before, after;
+  int64_t previous = TotalRead(model, step, n, request, traced(0) ? &before : nullptr);
   out.rule_free_read = previous;
   for (size_t k = 0; k < order.size(); ++k) {
     if (bool* flag = RuleFlag(&step, order[k])) *flag = true;
     const bool last = k + 1 == order.size();
-    const int64_t read = TotalRead(model, step, n, request, last ? &out.predictions : nullptr);
+    std::vector<ProviderPrediction>* keep = last            ? &out.predictions
+                                            : traced(k + 1) ? &before
+                                            : traced(k)     ? &after
+                                                            : nullptr;
+    const int64_t read = TotalRead(model, step, n, request, keep);
+    if (traced(k)) {
+      const std::vector<ProviderPrediction>& now = last ? out.predictions : after;
+      out.loss.resize(n);
+      for (size_t i = 0; i < n; ++i) out.loss[i] = before[i].read - now[i].read;
+    }
     out.gap.push_back({order[k], previous - read});
     previous = read;
   }

@@ -25,6 +25,9 @@ struct ProviderReplayResult {
   std::vector<ProviderPrediction> predictions;  // per request, every rule applied
   int64_t rule_free_read = 0;                   // read tokens with every rule off
   std::vector<ProviderGapCause> gap;            // in RuleOrder()
+  // With `loss_rule`: per request, the read tokens that rule took away (its replay's read minus
+  // the previous replay's); empty otherwise.
+  std::vector<int64_t> loss;
 };
 
 // `request(i)` returns request i (0 <= i < n) in replay order; pointers it holds need only stay
@@ -33,6 +36,7 @@ using ProviderRequestSource = std::function<ProviderRequest(size_t)>;
 
 ProviderReplayResult ReplayProviderCache(const ProviderCacheModel& model,
                                          const ProviderRules& rules, size_t n,
-                                         const ProviderRequestSource& request);
+                                         const ProviderRequestSource& request,
+                                         std::string_view loss_rule = {});
 
 }  // namespace ltl
