@@ -10,8 +10,13 @@ What it holds, and why (each is something `llmtrafficlens profile` should surfac
   * sparse session identifiers: an x-session-id column on some rows, prompt_cache_key in the body
     of others, nothing on most;
   * real timestamps (LiteLLM-style "YYYY-MM-DD HH:MM:SS.fff" UTC), interleaved conversations;
-  * usage (with provider-reported cached tokens) on some rows, a few non-2xx rows, and one body
-    truncated by the gateway.
+  * usage on some rows, with the cached tokens a hosted API reports: the support and analyst apps
+    call OpenAI models (gpt-4.1-mini, gpt-4.1), whose cache this script plays by OpenAI's documented
+    rules (prompts of >= 1,024 tokens, hits in 1,024 + 128 k increments, per model and
+    prompt_cache_key, 5 minutes after the last use), except that a quarter of the requests land on
+    a machine that does not hold the prefix (what a provider spreading load looks like); the agent
+    app runs a self-hosted glm-4.5. Some support conversations pause longer than the TTL;
+  * a few non-2xx rows, and one body truncated by the gateway.
 All text is generated from word lists; nothing comes from real traffic.
 
 Usage: generate_gateway_log.py [OUT.csv] [--seed N] [--conversations N]
@@ -57,10 +62,10 @@ def build_prompts(rng):
     analyst_tools = [tool("sql_query", "Run a read-only SQL query.", ["query"]),
                      tool("plot", "Plot a column of the last result.", ["column", "kind"])]
     return {
-        "support": {"system": support, "tools": None, "model": "deepseek-chat", "weight": 0.6},
+        "support": {"system": support, "tools": None, "model": "gpt-4.1-mini", "weight": 0.6},
         "agent": {"system": agent, "tools": agent_tools, "extra": extra_tool, "model": "glm-4.5",
                   "weight": 0.25},
-        "analyst": {"system": analyst, "tools": analyst_tools, "model": "qwen3-32b", "weight": 0.15},
+        "analyst": {"system": analyst, "tools": analyst_tools, "model": "gpt-4.1", "weight": 0.15},
     }
 
 
@@ -80,7 +85,8 @@ def conversation(rng, kind, spec, start, cid):
         if kind == "support":
             messages.append({"role": "assistant", "content": paragraph(rng, 2)})
             messages.append({"role": "user", "content": paragraph(rng, 1)})
-            t += rng.uniform(20, 90)
+            # Some customers come back after a coffee: longer than the provider's 5-minute TTL.
+            t += rng.uniform(360, 1200) if rng.random() < 0.15 else rng.uniform(20, 90)
         else:
             call_id = f"call_{cid}_{turn}"
             fn = rng.choice(tools)["function"]["name"]
@@ -93,6 +99,43 @@ def conversation(rng, kind, spec, start, cid):
             t += rng.uniform(20, 150)
             if changes_tools and turn == 1:
                 tools = tools + [spec["extra"]]
+
+
+def rendered(body):
+    """The prompt roughly as a ChatML template renders it (tools first), for token counts."""
+    out = ""
+    if body.get("tools"):
+        out += "<|im_start|>system\n" + "".join(json.dumps(t) + "\n" for t in body["tools"]) + "<|im_end|>\n"
+    for m in body["messages"]:
+        out += "<|im_start|>" + m["role"] + "\n" + (m.get("content") or "")
+        for c in m.get("tool_calls") or []:
+            out += json.dumps(c["function"])
+        out += "<|im_end|>\n"
+    return out
+
+
+class OpenAiCache:
+    """OpenAI's automatic prompt caching as documented (developers.openai.com/api/docs/guides/
+    prompt-caching): whole prompts of >= 1,024 tokens cached per (model, prompt_cache_key), alive 5
+    minutes after their last use; a hit is the longest exact prefix, reported as 1,024 + 128 k."""
+
+    def __init__(self):
+        self.entries = {}
+
+    def request(self, t, body, text, tokens, elsewhere):
+        if tokens < 1024:
+            return 0
+        part = self.entries.setdefault((body["model"], body.get("prompt_cache_key")), [])
+        match = 0
+        if not elsewhere:
+            for old, expiry in part:
+                if t <= expiry:
+                    n = 0
+                    while n < min(len(old), len(text)) and old[n] == text[n]:
+                        n += 1
+                    match = max(match, n // 4)
+        part.append((text, t + 300))
+        return 0 if match < 1024 else 1024 + 128 * ((min(match, tokens) - 1024) // 128)
 
 
 def main():
@@ -122,6 +165,7 @@ def main():
             rows.append([t, body, header])
     rows.sort(key=lambda r: r[0])
 
+    cache = OpenAiCache()
     with open(a.out, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["request_id", "startTime", "model_name", "status_code", "x-session-id",
@@ -140,9 +184,11 @@ def main():
                 msg["content"] = content[:20] + f"... (litellm_truncated skipped {len(content) * 3} chars) ..." + content[-40:]
                 text = json.dumps(body)
             response = ""
+            prompt = rendered(body)
+            prompt_tokens = (len(prompt) + 3) // 4
+            # Every successful request goes through the provider's cache; 40% of rows log usage.
+            cached = cache.request(t, body, prompt, prompt_tokens, rng.random() < 0.25) if status == 200 else 0
             if status == 200 and rng.random() < 0.4:
-                prompt_tokens = (len(text) + 3) // 4
-                cached = (prompt_tokens * rng.randint(0, 9) // 10) // 64 * 64
                 out_tokens = rng.randint(20, 400)
                 response = json.dumps({
                     "id": f"chatcmpl-{i}", "object": "chat.completion", "model": body["model"],

@@ -115,13 +115,13 @@ ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
   // Bad observations are counted over every replayed request (the rows stay in the replay).
   for (size_t i = 0; i < total; ++i) {
     const RequestRecord& rec = record_of(i);
-    if (!rec.provider.bad_observation) continue;
+    if (rec.provider.bad_observation == BadObservation::kNone) continue;
     ++s.bad_observation_rows;
-    auto it = std::find_if(
-        s.bad_observations.begin(), s.bad_observations.end(),
-        [&](const ProviderBadObservation& b) { return b.reason == rec.provider.bad_observation; });
+    const std::string reason = BadObservationReason(rec.provider.bad_observation);
+    auto it = std::find_if(s.bad_observations.begin(), s.bad_observations.end(),
+                           [&](const ProviderBadObservation& b) { return b.reason == reason; });
     if (it == s.bad_observations.end()) {
-      s.bad_observations.push_back({rec.provider.bad_observation, 0, rec.file, "", rec.line});
+      s.bad_observations.push_back({reason, 0, rec.file, "", rec.line});
       it = s.bad_observations.end() - 1;
     }
     ++it->rows;
@@ -246,7 +246,10 @@ ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
     g.points = 100.0 * static_cast<double>(tokens) / base;
     s.gap.push_back(std::move(g));
   };
-  if (busters.present && busters.lost_tokens > 0) step("busters", busters.lost_tokens, denom);
+  // The busters are measured over the whole log: shown only when the model replays all of it.
+  const bool whole_log = s.other_provider_requests == 0;
+  if (whole_log && busters.present && busters.lost_tokens > 0)
+    step("busters", busters.lost_tokens, denom);
   step("granularity", s.ideal_read_tokens - s.rule_free_read_tokens, denom);
   for (const ProviderGapCause& c : replay.gap) step(std::string(c.rule), c.tokens, denom);
   if (s.observed_requests > 0)
@@ -371,7 +374,7 @@ ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
       add("one_breakpoint",
           "one breakpoint, at the end of each prompt (automatic caching), none elsewhere",
           what_if(Variant::kOneBreakpoint), false);
-    if (busters.present) {
+    if (whole_log && busters.present) {
       int64_t tool_lost = 0;
       for (const CauseCost& c : busters.causes)
         if (c.cause == BusterCause::kToolsAdded || c.cause == BusterCause::kToolsRemoved ||

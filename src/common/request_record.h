@@ -47,6 +47,37 @@ struct ProviderBlock {
   uint8_t breakpoint = 0;  // cache_control on this block: 0 none, 1 "5m", 2 "1h"
 };
 
+// Why a row's cache usage could not be used as an observation (the row stays in the replay).
+enum class BadObservation : uint8_t {
+  kNone,
+  kCachedTokens,       // usage.prompt_tokens_details.cached_tokens
+  kInputCachedTokens,  // usage.input_tokens_details.cached_tokens (Responses API)
+  kCacheRead,          // usage.cache_read_input_tokens
+  kCacheCreation,      // usage.cache_creation_input_tokens
+  kCacheCreation1h,    // usage.cache_creation.ephemeral_1h_input_tokens
+  kAbovePrompt,        // cache tokens above the prompt's
+};
+inline constexpr uint8_t kBadObservationCodes = 7;
+inline const char* BadObservationReason(BadObservation b) {
+  switch (b) {
+    case BadObservation::kNone:
+      return "";
+    case BadObservation::kCachedTokens:
+      return "usage.prompt_tokens_details.cached_tokens is not a non-negative integer";
+    case BadObservation::kInputCachedTokens:
+      return "usage.input_tokens_details.cached_tokens is not a non-negative integer";
+    case BadObservation::kCacheRead:
+      return "usage.cache_read_input_tokens is not a non-negative integer";
+    case BadObservation::kCacheCreation:
+      return "usage.cache_creation_input_tokens is not a non-negative integer";
+    case BadObservation::kCacheCreation1h:
+      return "usage.cache_creation.ephemeral_1h_input_tokens is not a non-negative integer";
+    case BadObservation::kAbovePrompt:
+      return "cache tokens reported above the prompt's";
+  }
+  return "";
+}
+
 struct ProviderFacts {
   uint64_t cache_key = 0;      // keyed digest of OpenAI's prompt_cache_key (0 = none sent)
   bool retention_24h = false;  // OpenAI "prompt_cache_retention": "24h"
@@ -57,9 +88,7 @@ struct ProviderFacts {
   // Observed by the provider, as the row's usage reports it (-1 = not reported).
   int64_t observed_write = -1;     // Anthropic cache_creation_input_tokens
   int64_t observed_write_1h = -1;  // of which with the 1-hour TTL (cache_creation.ephemeral_1h_...)
-  // Why the row's cache usage could not be used as an observation (nullptr = it could, or none):
-  // a static string naming the field and the problem (negative, not an integer, above the prompt).
-  const char* bad_observation = nullptr;
+  BadObservation bad_observation = BadObservation::kNone;
   size_t bytes() const { return blocks.capacity() * sizeof(ProviderBlock); }
 };
 

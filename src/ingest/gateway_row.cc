@@ -42,19 +42,19 @@ bool Key(object o, std::string_view key, element* out) {
 struct Usage {
   int64_t input = -1, output = -1, cached = -1;
   int64_t write = -1, write_1h = -1;  // Anthropic cache_creation_input_tokens (and its 1 h part)
-  const char* bad = nullptr;          // a cache count present but unusable (names the field)
+  BadObservation bad = BadObservation::kNone;  // a cache count present but unusable
 };
 
 // A cache count the provider reported: absent leaves *out as is; present but not a non-negative
 // integer makes the row's observation bad (the request is replayed all the same).
-void ReadCacheCount(object o, std::string_view key, const char* bad_reason, int64_t* out,
+void ReadCacheCount(object o, std::string_view key, BadObservation bad_reason, int64_t* out,
                     Usage* u) {
   element v;
   if (!Key(o, key, &v)) return;
   int64_t x;
   if (ReadInt(v, &x)) {
     *out = x;
-  } else if (!u->bad) {
+  } else if (u->bad == BadObservation::kNone) {
     u->bad = bad_reason;
   }
 }
@@ -69,9 +69,7 @@ void ReadUsage(element response, Usage* u) {
     object details;
     if (!usage.at_key("prompt_tokens_details").get_object().get(details) &&
         Key(details, "cached_tokens", &v))
-      ReadCacheCount(details, "cached_tokens",
-                     "usage.prompt_tokens_details.cached_tokens is not a non-negative integer",
-                     &u->cached, u);
+      ReadCacheCount(details, "cached_tokens", BadObservation::kCachedTokens, &u->cached, u);
     else if (Key(usage, "prompt_cache_hit_tokens", &v) && ReadInt(v, &x))
       u->cached = x;  // DeepSeek
     if (Key(usage, "completion_tokens", &v) && ReadInt(v, &x)) u->output = x;
@@ -81,16 +79,12 @@ void ReadUsage(element response, Usage* u) {
     object details;
     if (!usage.at_key("input_tokens_details").get_object().get(details)) {
       u->input = x;  // OpenAI Responses: input_tokens includes the cached ones
-      ReadCacheCount(details, "cached_tokens",
-                     "usage.input_tokens_details.cached_tokens is not a non-negative integer",
-                     &u->cached, u);
+      ReadCacheCount(details, "cached_tokens", BadObservation::kInputCachedTokens, &u->cached, u);
     } else {
       // Anthropic: input_tokens excludes cache reads and writes; the prompt is the sum of three.
       int64_t read = -1, created = -1;
-      ReadCacheCount(usage, "cache_read_input_tokens",
-                     "usage.cache_read_input_tokens is not a non-negative integer", &read, u);
-      ReadCacheCount(usage, "cache_creation_input_tokens",
-                     "usage.cache_creation_input_tokens is not a non-negative integer", &created,
+      ReadCacheCount(usage, "cache_read_input_tokens", BadObservation::kCacheRead, &read, u);
+      ReadCacheCount(usage, "cache_creation_input_tokens", BadObservation::kCacheCreation, &created,
                      u);
       u->input = x + std::max<int64_t>(read, 0) + std::max<int64_t>(created, 0);
       if (read >= 0) u->cached = read;
@@ -98,9 +92,7 @@ void ReadUsage(element response, Usage* u) {
         u->write = created;
         object creation;  // {"ephemeral_5m_input_tokens": .., "ephemeral_1h_input_tokens": ..}
         if (!usage.at_key("cache_creation").get_object().get(creation))
-          ReadCacheCount(creation, "ephemeral_1h_input_tokens",
-                         "usage.cache_creation.ephemeral_1h_input_tokens is not a non-negative "
-                         "integer",
+          ReadCacheCount(creation, "ephemeral_1h_input_tokens", BadObservation::kCacheCreation1h,
                          &u->write_1h, u);
       }
     }
@@ -326,12 +318,12 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   pf.observed_write = usage.input > 0 ? usage.write : -1;
   pf.observed_write_1h = usage.input > 0 ? usage.write_1h : -1;
   pf.bad_observation = usage.bad;
-  if (!pf.bad_observation && usage.input > 0 &&
+  if (pf.bad_observation == BadObservation::kNone && usage.input > 0 &&
       (usage.cached > usage.input || usage.write > usage.input ||
        std::max<int64_t>(usage.cached, 0) + std::max<int64_t>(usage.write, 0) > usage.input ||
        usage.write_1h > usage.write))
-    pf.bad_observation = "cache tokens reported above the prompt's";
-  if (pf.bad_observation) {
+    pf.bad_observation = BadObservation::kAbovePrompt;
+  if (pf.bad_observation != BadObservation::kNone) {
     out->provider_cached_tokens = -1;
     pf.observed_write = pf.observed_write_1h = -1;
   }

@@ -323,6 +323,20 @@ std::string EncodeShard(const Shard& shard) {
       rw.U32(t.name_digest);
       rw.U32(t.definition_digest);
     }
+    // Provider-cache facts (version 3): request facts, blocks 13 bytes each, observations.
+    const ProviderFacts& pf = r.provider;
+    rw.U32(r.file);
+    rw.U64(pf.cache_key);
+    rw.U8(static_cast<uint8_t>((pf.retention_24h ? 1 : 0) | pf.automatic << 1));
+    rw.I64(pf.observed_write);
+    rw.I64(pf.observed_write_1h);
+    rw.U8(static_cast<uint8_t>(pf.bad_observation));
+    rw.U32(static_cast<uint32_t>(pf.blocks.size()));
+    for (const ProviderBlock& b : pf.blocks) {
+      rw.U64(b.prefix);
+      rw.U32(b.tokens);
+      rw.U8(b.breakpoint);
+    }
   }
   rw.U8(in.post_pass_pending);
   if (in.post_pass_pending) {
@@ -510,6 +524,35 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
     for (uint64_t k = 0; k < ntools && r.ok(); ++k) {
       rec.facts.tools[k].name_digest = r.U32("tool name digest");
       rec.facts.tools[k].definition_digest = r.U32("tool definition digest");
+    }
+    ProviderFacts& pf = rec.provider;
+    rec.file = r.U32("file index");
+    if (r.ok() && rec.file >= in.files.size() && !in.files.empty())
+      r.Fail(fmt::format("record {} names file {} of {}", i + 1, rec.file + 1, in.files.size()));
+    pf.cache_key = r.U64("prompt cache key");
+    const uint8_t pflags = r.U8("provider flags");
+    if (r.ok() && (pflags >= 8 || (pflags >> 1) > 2))
+      r.Fail(fmt::format("record {} has provider flags {:#x}", i + 1, pflags));
+    pf.retention_24h = pflags & 1;
+    pf.automatic = static_cast<uint8_t>(pflags >> 1);
+    pf.observed_write = r.I64("observed cache write");
+    pf.observed_write_1h = r.I64("observed 1-hour cache write");
+    const uint8_t bad = r.U8("bad observation");
+    if (r.ok() && bad >= kBadObservationCodes)
+      r.Fail(fmt::format("record {} has bad-observation code {}", i + 1, bad));
+    pf.bad_observation = static_cast<BadObservation>(r.ok() ? bad : 0);
+    const uint64_t nblocks = r.Count(13, "provider blocks");
+    pf.blocks.resize(r.ok() ? nblocks : 0);
+    uint32_t prev_end = 0;
+    for (uint64_t k = 0; k < nblocks && r.ok(); ++k) {
+      ProviderBlock& b = pf.blocks[k];
+      b.prefix = r.U64("provider block prefix");
+      b.tokens = r.U32("provider block end");
+      b.breakpoint = r.U8("provider block breakpoint");
+      if (r.ok() && (b.breakpoint > 2 || b.tokens < prev_end))
+        r.Fail(fmt::format("record {} provider block {} is not in order or has breakpoint {}",
+                           i + 1, k + 1, b.breakpoint));
+      prev_end = b.tokens;
     }
     in.records.push_back(std::move(rec));
   }

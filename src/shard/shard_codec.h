@@ -20,7 +20,9 @@ namespace ltl {
 
 inline constexpr std::string_view kShardMagic = "LTLSHRD\n";
 // Version 2: records carry their cache-busters facts (segments, tools, cache_control position).
-inline constexpr uint32_t kShardVersion = 2;
+// Version 3: and their provider-cache facts (file index, prompt_cache_key digest, retention,
+// automatic caching, Anthropic blocks, observed writes, bad-observation code).
+inline constexpr uint32_t kShardVersion = 3;
 
 std::string EncodeShard(const Shard& shard);
 // `name` is how messages name the shard (its path).

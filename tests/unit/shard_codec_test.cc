@@ -77,6 +77,14 @@ Shard Sample() {
                       SegmentFact{0xcafef00d, 0xcafef00d, 12, 0xffff, 2, 1},
                       SegmentFact{7, 8, 30, 3, 4, 4}};
   a.facts.tools = {ToolFact{11, 12}, ToolFact{13, 0xffffffffu}};
+  a.provider.cache_key = 0x1234567890abcdefull;
+  a.provider.retention_24h = true;
+  a.provider.automatic = 2;
+  a.provider.blocks = {ProviderBlock{9, 100, 0}, ProviderBlock{10, 250, 1},
+                       ProviderBlock{11, 400, 2}};
+  a.provider.observed_write = 150;
+  a.provider.observed_write_1h = 40;
+  a.provider.bad_observation = BadObservation::kAbovePrompt;
   RequestRecord b;
   b.line = 5;
   b.block_size = 16;
@@ -174,6 +182,16 @@ TEST(ShardCodec, EveryFieldRoundTrips) {
   ASSERT_EQ(rb.facts.tools.size(), 2u);
   EXPECT_EQ(rb.facts.tools[1].name_digest, 13u);
   EXPECT_EQ(rb.facts.tools[1].definition_digest, 0xffffffffu);
+  EXPECT_EQ(rb.provider.cache_key, 0x1234567890abcdefull);
+  EXPECT_TRUE(rb.provider.retention_24h);
+  EXPECT_EQ(rb.provider.automatic, 2);
+  ASSERT_EQ(rb.provider.blocks.size(), 3u);
+  EXPECT_EQ(rb.provider.blocks[1].prefix, 10u);
+  EXPECT_EQ(rb.provider.blocks[1].tokens, 250u);
+  EXPECT_EQ(rb.provider.blocks[2].breakpoint, 2);
+  EXPECT_EQ(rb.provider.observed_write, 150);
+  EXPECT_EQ(rb.provider.observed_write_1h, 40);
+  EXPECT_EQ(rb.provider.bad_observation, BadObservation::kAbovePrompt);
   EXPECT_EQ(b.records[1].facts.cache_control, -1);
   EXPECT_TRUE(b.records[1].facts.segments.empty());
   EXPECT_TRUE(b.records[1].subagent);
@@ -211,11 +229,11 @@ TEST(ShardCodec, FlippedByteVersionAndTrailingBytesAreRefused) {
   auto d = DecodeShard(flipped, "f.ltlshard");
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.status().message().find("CRC-32"), std::string::npos) << d.status().message();
-  std::string v3 = bytes;
-  v3[8] = 3;
-  d = DecodeShard(v3, "v.ltlshard");
+  std::string v4 = bytes;
+  v4[8] = 4;
+  d = DecodeShard(v4, "v.ltlshard");
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.status().message().find("shard version 3"), std::string::npos);
+  EXPECT_NE(d.status().message().find("shard version 4"), std::string::npos);
   d = DecodeShard(bytes + "x", "x.ltlshard");
   ASSERT_FALSE(d.ok());
   d = DecodeShard("{\"timestamp\": 1}\n", "j.ltlshard");
