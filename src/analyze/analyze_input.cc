@@ -76,7 +76,8 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
   }
   // The hosted provider's own cache, when the requests name one (or --provider-cache asks).
   if (in.gateway || in.format == InputFormat::kCctrace) {
-    p.provider_cache = AnalyzeProviderCache(trace, in.records, p.busters, o.provider_cache);
+    p.provider_cache = AnalyzeProviderCache(trace, in.records, p.busters, o.provider_cache,
+                                            in.format == InputFormat::kCctrace);
     for (ProviderBadObservation& b : p.provider_cache.bad_observations)
       if (b.first_file_index < in.files.size()) {
         const InputFileSummary& f = in.files[b.first_file_index];

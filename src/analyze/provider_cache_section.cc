@@ -71,7 +71,7 @@ std::string_view ProviderFamilyOfModel(std::string_view model) {
 ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
                                           const std::vector<RequestRecord>& records,
                                           const CacheBusters& busters,
-                                          const ProviderCacheOptions& options) {
+                                          const ProviderCacheOptions& options, bool is_cctrace) {
   ProviderCacheSection s;
   if (options.provider == "none" || trace.requests.empty()) return s;
   const size_t total = trace.requests.size();
@@ -166,6 +166,7 @@ ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
         scaled, placed);
 
   // The requests as the model sees them, under a what-if variant.
+  const bool cctrace = is_cctrace;
   BlockCursor cursor(trace);
   std::vector<ProviderBoundary> bounds;
   Variant variant = Variant::kAsLogged;
@@ -183,6 +184,22 @@ ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
     r.block_size = tr.block_size;
     r.automatic = static_cast<Breakpoint>(rec.provider.automatic);
     bounds.clear();
+    if (cctrace && rec.provider.blocks.empty()) {
+      // A cache trace has no content blocks: its token blocks stand for them (the look-back
+      // counts them), with Claude Code's breakpoints after tools + system and at the prompt's end;
+      // a dense id names its whole prefix within its context (a sub-agent's ids are its own).
+      const uint32_t bs = tr.block_size;
+      const uint32_t shared = bs ? rec.provider.shared_prefix_tokens / bs : 0;
+      for (uint32_t k = 0; k < tr.num_blocks; ++k) {
+        const bool bp = k + 1 == tr.num_blocks || (shared > 0 && k + 1 == shared);
+        Breakpoint b = bp ? Breakpoint::k5m : Breakpoint::kNone;
+        if (variant == Variant::kHourTtl && bp) b = Breakpoint::k1h;
+        if (variant == Variant::kOneBreakpoint)
+          b = k + 1 == tr.num_blocks ? Breakpoint::k5m : Breakpoint::kNone;
+        bounds.push_back({static_cast<uint64_t>(r.blocks[k]) + 1,
+                          std::min<int64_t>(static_cast<int64_t>(k + 1) * bs, tr.input_tokens), b});
+      }
+    }
     for (const ProviderBlock& b : rec.provider.blocks) {
       Breakpoint bp = static_cast<Breakpoint>(b.breakpoint);
       if (variant == Variant::kHourTtl && bp != Breakpoint::kNone) bp = Breakpoint::k1h;

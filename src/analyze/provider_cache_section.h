@@ -99,10 +99,11 @@ struct ProviderCacheSection {
   std::vector<uint8_t> included;  // per trace request: replayed with the model
 };
 
+// `is_cctrace`: the records come from cache traces (no content blocks: the trace's blocks stand in).
 ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
                                           const std::vector<RequestRecord>& records,
                                           const CacheBusters& busters,
-                                          const ProviderCacheOptions& options);
+                                          const ProviderCacheOptions& options, bool is_cctrace);
 
 // The provider family a model string belongs to: "anthropic", "openai", "gemini" or "".
 std::string_view ProviderFamilyOfModel(std::string_view model);

@@ -85,6 +85,9 @@ struct ProviderFacts {
   // Anthropic content blocks (each tool, system block and message content block) in prefix order;
   // filled only when the body carries a cache_control marker (without one nothing is cached).
   std::vector<ProviderBlock> blocks;
+  // Cache traces: the trace's tool_tokens + system_tokens, where Claude Code's system breakpoint
+  // sits (the provider model puts breakpoints there and at each prompt's end).
+  uint32_t shared_prefix_tokens = 0;
   // Observed by the provider, as the row's usage reports it (-1 = not reported).
   int64_t observed_write = -1;     // Anthropic cache_creation_input_tokens
   int64_t observed_write_1h = -1;  // of which with the 1-hour TTL (cache_creation.ephemeral_1h_...)

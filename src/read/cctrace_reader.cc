@@ -275,6 +275,8 @@ class Builder {
       rec.session_field = "cctrace file";
       rec.subagent = sub;
       rec.exact_counts = true;
+      rec.provider.shared_prefix_tokens = static_cast<uint32_t>(std::clamp<int64_t>(
+          CountField(holder, "tool_tokens") + CountField(holder, "system_tokens"), 0, UINT32_MAX));
       (sub ? stats_->subagent_in : stats_->parent_in) += std::max<int64_t>(req.in, 0);
       (sub ? stats_->subagent_out : stats_->parent_out) += std::max<int64_t>(req.out, 0);
       out_->push_back(std::move(rec));

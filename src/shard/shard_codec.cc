@@ -331,6 +331,7 @@ std::string EncodeShard(const Shard& shard) {
     rw.I64(pf.observed_write);
     rw.I64(pf.observed_write_1h);
     rw.U8(static_cast<uint8_t>(pf.bad_observation));
+    rw.U32(pf.shared_prefix_tokens);
     rw.U32(static_cast<uint32_t>(pf.blocks.size()));
     for (const ProviderBlock& b : pf.blocks) {
       rw.U64(b.prefix);
@@ -541,6 +542,7 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
     if (r.ok() && bad >= kBadObservationCodes)
       r.Fail(fmt::format("record {} has bad-observation code {}", i + 1, bad));
     pf.bad_observation = static_cast<BadObservation>(r.ok() ? bad : 0);
+    pf.shared_prefix_tokens = r.U32("shared prefix tokens");
     const uint64_t nblocks = r.Count(13, "provider blocks");
     pf.blocks.resize(r.ok() ? nblocks : 0);
     uint32_t prev_end = 0;

@@ -350,6 +350,30 @@ class ProviderCacheTest(unittest.TestCase):
         self.assertGreater(gap["minimum"], 0)  # Haiku 3.5's 2,048 against its system prompt
         self.assertGreater(pc["predicted_write_1h_tokens"], 0)
 
+    def test_cache_trace_breakpoints_by_hand(self):
+        """A cache trace (block_size 64, tool + system 1,100 tokens: the system breakpoint after
+        block 17, 1,088 tokens; Sonnet 4's minimum 1,024). By hand: t=0 reads 0 and writes 1,280;
+        the sub-agent at t=5 has its own cache (same local ids) and reads 0; t=10 finds the t=0
+        entry at block 20 within 20 blocks of its end and reads 1,280; t=400 comes after every
+        entry's 5 minutes (last used at t=10) and reads 0."""
+        ids = lambda n: list(range(1, n + 1))
+        req = lambda t, n: {"t": t, "type": "s", "model": "claude-sonnet-4-20250514",
+                            "in": n * 64, "out": 10, "hash_ids": ids(n)}
+        trace = {"id": "0123456789ab", "models": ["claude-sonnet-4-20250514"], "block_size": 64,
+                 "tool_tokens": 1000, "system_tokens": 100,
+                 "requests": [req(0, 20),
+                              {"t": 5, "type": "subagent", "tool_tokens": 1000,
+                               "system_tokens": 100, "requests": [req(0, 18)]},
+                              req(10, 25), req(400, 30)]}
+        d = os.path.join(self.dir, "traces")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "a.json"), "w") as f:
+            json.dump(trace, f)
+        report, lines, _ = self.profile(d)
+        self.assertEqual(report["provider_cache"]["provider"], "anthropic")
+        self.assertEqual([x["provider_read_tokens"] for x in lines], [0, 0, 1280, 0])
+        self.assertEqual([x["provider_write_tokens"] for x in lines], [1280, 1152, 320, 1920])
+
     def test_bad_price_file_names_file_and_path(self):
         rows = openai_rows()[:20]
         openai_usage(rows)
