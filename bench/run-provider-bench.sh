@@ -12,8 +12,11 @@ dir=${LTL_BENCH_DIR:-/tmp/ltl-bench}
 mb=${1:-1024}
 runs=${2:-3}
 mkdir -p "$dir"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j2 --target llmtrafficlens >/dev/null
+bin=${LTL_BIN:-build/llmtrafficlens}  # LTL_BIN: a binary built elsewhere (no build here then)
+if [[ -z ${LTL_BIN:-} ]]; then
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build -j2 --target llmtrafficlens >/dev/null
+fi
 file="$dir/gateway-${mb}m.csv"
 [[ -f $file ]] || python3 bench/gen_gateway_csv.py "$file" --mb "$mb"
 echo "# $(date -u +%Y-%m-%d) · $(nproc) cores · $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs) · load $(cut -d' ' -f1 /proc/loadavg) · $((  $(stat -c %s "$file") / 1000000 )) MB"
@@ -21,7 +24,7 @@ declare -A times
 for ((i = 0; i < runs; i++)); do
   for mode in none auto openai; do
     s=$(date +%s.%N)
-    build/llmtrafficlens profile "$file" -o "$dir/provider-$mode" --salt-file "$dir/salt" -q \
+    "$bin" profile "$file" -o "$dir/provider-$mode" --salt-file "$dir/salt" -q \
       --provider-cache "$mode" >/dev/null
     e=$(date +%s.%N)
     times[$mode]+="$(awk -v s="$s" -v e="$e" 'BEGIN { print e - s }') "

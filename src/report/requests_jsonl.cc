@@ -20,6 +20,7 @@ Status WriteRequestsJsonl(const std::string& path, const Trace& trace,
   std::vector<std::string> names;  // each file's name as a JSON string
   std::vector<uint8_t> csv;  // CSV files count data rows (RequestRecord::line counts the header)
   names.reserve(files.size());
+  csv.reserve(files.size());
   for (const InputFileSummary& f : files) csv.push_back(f.format == InputFormat::kCsv);
   for (const InputFileSummary& f : files)
     names.push_back(

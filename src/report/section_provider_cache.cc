@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "analyze/provider_cache_section.h"
@@ -24,8 +25,7 @@ double Rate(int64_t a, int64_t b) {
 }
 
 std::string Dollars(double d) {
-  return d >= 100 ? fmt::format("${}", WithCommas(static_cast<int64_t>(d + 0.5)))
-                  : fmt::format("${:.2f}", d);
+  return d >= 100 ? fmt::format("${}", WithCommas(std::llround(d))) : fmt::format("${:.2f}", d);
 }
 
 Json SectionJson(const ProviderCacheSection& s) {

@@ -477,7 +477,8 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
     rec.session_field = str("session field");
     rec.model = str("model");
     rec.type = str("type");
-    rec.stream = static_cast<int8_t>(r.U8("stream"));
+    const uint8_t stream = r.U8("stream");  // -1 (unknown) is written as 0xff
+    rec.stream = stream == 0xff ? -1 : static_cast<int>(stream);
     rec.status_code = static_cast<int32_t>(r.U32("status code"));
     rec.turn = static_cast<int32_t>(r.U32("turn"));
     rec.provider_cached_tokens = r.I64("provider cached tokens");
