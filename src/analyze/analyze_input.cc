@@ -75,7 +75,11 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
     for (std::string& s : CacheBusterSentences(p.busters)) p.findings.push_back(std::move(s));
   }
   // The hosted provider's own cache, when the requests name one (or --provider-cache asks).
-  if (in.gateway || in.format == InputFormat::kCctrace) {
+  // It replays whole prompts block by block: not computed on a sampled trace.
+  if (sampled && (in.gateway || in.format == InputFormat::kCctrace) &&
+      o.provider_cache.provider != "none") {
+    p.sampling.omitted.push_back("provider_cache");
+  } else if (in.gateway || in.format == InputFormat::kCctrace) {
     p.provider_cache = AnalyzeProviderCache(trace, in.records, p.busters, o.provider_cache,
                                             in.format == InputFormat::kCctrace);
     for (ProviderBadObservation& b : p.provider_cache.bad_observations)

@@ -37,8 +37,6 @@ struct ProfileArgs {
   bool warm_prefix = false;        // cache traces: pre-populate tools+system blocks
   double sample_rate = 1;          // --sample-rate (1 = every block)
   uint64_t sample_max_blocks = 0;  // --sample-max-blocks (0 = no cap)
-  KvCacheArgs kv;                  // eviction policies and KV memory (cli/kv_cache_options.h)
-  bool warm_prefix = false;        // cache traces: pre-populate tools+system blocks
   std::string provider_cache = "auto";
   std::string provider_ttl;  // seconds, or with a unit: 90s, 10m, 1h
   std::string prices;

@@ -30,6 +30,7 @@ std::string SamplingRefusal(const ProfileSpec& spec) {
   if (spec.fleet.workers > 0) return refuse("--workers (fleets) is not supported");
   if (spec.show_prefix_text > 0) return refuse("--show-prefix-text is not supported");
   if (spec.warm_prefix) return refuse("--warm-prefix is not supported");
+  if (spec.requests_out) return refuse("--requests-out is not supported");
   return "";
 }
 
