@@ -99,7 +99,8 @@ struct ProviderCacheSection {
   std::vector<uint8_t> included;  // per trace request: replayed with the model
 };
 
-// `is_cctrace`: the records come from cache traces (no content blocks: the trace's blocks stand in).
+// `is_cctrace`: the records come from cache traces (no content blocks: the trace's blocks stand
+// in).
 ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
                                           const std::vector<RequestRecord>& records,
                                           const CacheBusters& busters,
