@@ -253,21 +253,26 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
     if (!obj.at_key("messages").get(messages) && !messages.get_array().get(list)) {
       links_.known = true;
       uint64_t h = SipHash24(config_.key, "conversation");
-      auto add = [&](element part) {
+      // The system prompt (Anthropic's top-level `system`, the leading system/developer messages)
+      // is keyed with its volatile words masked (MaskVolatile): an app that writes the current
+      // time or a request id into it still resends one conversation (issue 35, item 21). Other
+      // messages are resent byte for byte and are keyed as they are.
+      auto add = [&](element part, bool system_part) {
         scratch_.assign(reinterpret_cast<const char*>(&h), sizeof h);
-        AppendCanonical(part, &scratch_);
+        AppendCanonical(part, &scratch_, system_part ? &masked_ : nullptr);
         h = SipHash24(config_.key, scratch_);
       };
       element system;
-      if (!obj.at_key("system").get(system)) add(system);  // Anthropic's top-level system
+      if (!obj.at_key("system").get(system)) add(system, true);  // Anthropic's top-level system
       std::vector<uint64_t> before_assistant;
+      bool leading = true;  // still in the leading system/developer messages
       for (element m : list) {
         std::string_view role;
         simdjson::dom::object mo;
-        if (!m.get_object().get(mo) && !mo.at_key("role").get_string().get(role) &&
-            role == "assistant")
-          before_assistant.push_back(h);
-        add(m);
+        const bool has_role = !m.get_object().get(mo) && !mo.at_key("role").get_string().get(role);
+        if (has_role && role == "assistant") before_assistant.push_back(h);
+        leading = leading && has_role && (role == "system" || role == "developer");
+        add(m, leading);
       }
       links_.own = h;
       for (size_t k = before_assistant.size();

@@ -122,6 +122,7 @@ class GatewayRowProcessor {
   std::string filler_key_;
   const char* filler_field_ = nullptr;
   std::string scratch_;
+  std::string masked_;  // a system prompt string with its volatile words masked
 };
 
 }  // namespace ltl

@@ -84,7 +84,7 @@ void MaskVolatile(std::string_view text, std::string* out) {
   }
 }
 
-void AppendCanonical(element e, std::string* out) {
+void AppendCanonical(element e, std::string* out, std::string* masked) {
   switch (e.type()) {
     case simdjson::dom::element_type::OBJECT: {
       out->push_back('{');
@@ -95,7 +95,7 @@ void AppendCanonical(element e, std::string* out) {
         out->append(std::to_string(k.size()));
         out->push_back(':');
         out->append(k);
-        AppendCanonical(v, out);
+        AppendCanonical(v, out, masked);
         out->push_back(',');
       }
       out->push_back('}');
@@ -106,7 +106,7 @@ void AppendCanonical(element e, std::string* out) {
       simdjson::dom::array list;
       if (e.get_array().get(list)) return;
       for (element v : list) {
-        AppendCanonical(v, out);
+        AppendCanonical(v, out, masked);
         out->push_back(',');
       }
       out->push_back(']');
@@ -117,6 +117,10 @@ void AppendCanonical(element e, std::string* out) {
       // std::string per value: minify's string builder was ~4% of a worker on agentic logs).
       std::string_view s;
       if (e.get_string().get(s)) return;
+      if (masked) {
+        MaskVolatile(s, masked);
+        s = *masked;
+      }
       out->push_back('"');
       out->append(std::to_string(s.size()));
       out->push_back(':');

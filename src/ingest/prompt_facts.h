@@ -29,8 +29,9 @@ void MaskVolatile(std::string_view text, std::string* out);
 
 // A JSON value in a form that is the same whenever a client resends it: keys in order, every
 // cache_control marker dropped, strings as length-prefixed raw bytes, numbers and literals as
-// minified JSON, keys length-prefixed.
-void AppendCanonical(simdjson::dom::element e, std::string* out);
+// minified JSON, keys length-prefixed. With `masked` (scratch), every string value is taken with
+// its volatile words masked (MaskVolatile).
+void AppendCanonical(simdjson::dom::element e, std::string* out, std::string* masked = nullptr);
 
 // One builder per worker thread. Agentic logs resend their history, so most of a request's
 // segments are byte for byte those of the request it continues: given the cutter's TextReuse

@@ -319,16 +319,20 @@ def scenario(name, seed=11, conversations=36):
     return rows, extra
 
 
-def write_csv(path, rows, fixed=False):
+def write_csv(path, rows, fixed=False, sessions=True):
+    """The log as a gateway CSV; sessions=False leaves the x-session-id column out, so
+    conversations can only be inferred from the resent history."""
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(["request_id", "startTime", "model_name", "status_code", "x-session-id",
+        session_col = ["x-session-id"] if sessions else []
+        w.writerow(["request_id", "startTime", "model_name", "status_code", *session_col,
                     "request_json", "response_json"])
         for i, r in enumerate(rows):
             b = r["fixed"] if fixed else r["body"]
             stamp = datetime.datetime.fromtimestamp(r["time"], datetime.timezone.utc).strftime(
                 "%Y-%m-%d %H:%M:%S.%f")[:-3]
-            w.writerow([f"req-{i:05d}", stamp, b["model"], 200, r["session"], json.dumps(b), ""])
+            session = [r["session"]] if sessions else []
+            w.writerow([f"req-{i:05d}", stamp, b["model"], 200, *session, json.dumps(b), ""])
 
 
 def truth(rows, warmup=0.5):

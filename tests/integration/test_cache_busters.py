@@ -16,9 +16,9 @@ class CacheBusters(unittest.TestCase):
         self.dir = env.tempdir()
         self.salt = os.path.join(self.dir, "salt")
 
-    def profile(self, name, rows, fixed=False, extra=()):
+    def profile(self, name, rows, fixed=False, extra=(), sessions=True):
         path = os.path.join(self.dir, name + (".fixed" if fixed else "") + ".csv")
-        gen.write_csv(path, rows, fixed=fixed)
+        gen.write_csv(path, rows, fixed=fixed, sessions=sessions)
         out = os.path.join(self.dir, name + ("-fixed" if fixed else ""))
         r = env.run(["profile", path, "-o", out, "--salt-file", self.salt, *extra])
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -67,6 +67,35 @@ class CacheBusters(unittest.TestCase):
         fb = fixed["cache_busters"]
         self.assertFalse([x for x in fb["causes"] if not x["natural"] and x["lost_tokens"] > 0],
                          fb)
+
+    def test_clock_without_session_ids(self):
+        """Issue 35, item 21: most API traffic carries no session id, and a clock in the system
+        prompt changes every request's first message. Conversations are inferred from the resent
+        history with the system prompt's volatile words masked, so the same log without its
+        x-session-id column is diagnosed as with it: the same cause, requests and lost tokens,
+        and the same what-if ceiling (against the generator's truth, not against the run with
+        sessions)."""
+        rows, extra = gen.scenario("clock")
+        truth = gen.truth(rows)
+        rep, stdout = self.profile("clock-nosession", rows, sessions=False)
+        self.assertEqual(rep["gateway"]["session_identifiers"]["share"], 0.0)
+        b = rep["cache_busters"]
+        self.assertEqual(b["requests"], len(rows))
+        c = self.top(b)
+        self.assertEqual(c["cause"], "volatile_text")
+        self.assertEqual(c["position"]["segment"], "system prompt")
+        clock_token = (extra["clock_char"]) // 4
+        self.assertLessEqual(c["position"]["token_offset"], clock_token)
+        self.assertGreaterEqual(c["position"]["token_offset"], clock_token - 16)
+        self.assert_lost(c, truth)
+        self.assertEqual(c["requests"], truth["injected"] - 1)
+        self.assertIn("Cache buster: a timestamp-like value", stdout)
+        fixed, _ = self.profile("clock-nosession", rows, fixed=True, sessions=False)
+        self.assertAlmostEqual(b["what_if"]["ceiling_without_top"], fixed["ceiling"]["hit_rate"],
+                               delta=0.002)
+        # The conversations are the generator's: 36, each one app's turns.
+        self.assertEqual(rep["gateway"]["conversations"]["total"],
+                         len({r["session"] for r in rows}), rep["gateway"])
 
     def test_tool_arrays_reordered(self):
         rows, _, truth, rep, b, _ = self.diagnose("tools")

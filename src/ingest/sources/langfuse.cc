@@ -15,8 +15,13 @@
 //   WARNING, ERROR). level ERROR marks a failed call.
 // - `input` is what the integration logged: a message list, or {messages, tools}; the
 //   usageDetails keys input / output are Langfuse's; `input_cached_tokens` is not confirmed in
-//   Langfuse's own repositories (searched, not found). traceId is one per request unless the
-//   client grouped calls into one trace, so it is a filler when it never repeats.
+//   Langfuse's own repositories (searched, not found).
+// - A trace is one execution (one agent turn: a tool loop, a title call beside it), and sessions
+//   group traces: "Many interactions with LLM applications span multiple traces. Sessions in
+//   Langfuse allow you to group traces together" (https://langfuse.com/docs/observability/
+//   features/sessions.md, read 2026-12-06). So traceId is no session identifier, not even a
+//   filler one: conversations across traces are inferred from the resent history (issue 35,
+//   item 20).
 #include "ingest/source_spec.h"
 
 namespace ltl {
@@ -24,7 +29,7 @@ namespace ltl {
 extern const SourceSpec kLangfuse = {
     .name = "langfuse",
     .tool = "Langfuse observations export (JSONL, CSV)",
-    .summary = "GENERATION rows' input (messages or {tools, messages}), level, traceId/sessionId",
+    .summary = "GENERATION rows' input (messages or {tools, messages}), level, sessionId",
     .example =
         R"({"id": "...", "traceId": "...", "sessionId": "...", "type": "GENERATION", "startTime": "2026-01-01T12:00:00.000Z", "model": "gpt-4o", "level": "DEFAULT", "input": [...]})",
     .json = true,
@@ -43,7 +48,6 @@ extern const SourceSpec kLangfuse = {
     .status_kind = StatusKind::kLevel,
     .time = {"startTime", "start_time"},
     .session = {"sessionId", "session_id"},
-    .filler_session = {"traceId", "trace_id"},
     .prompt_tokens = {"usageDetails.input", "usage_details.input", "usage.input", "promptTokens"},
     .completion_tokens = {"usageDetails.output", "usage_details.output", "usage.output",
                           "completionTokens"},
