@@ -34,6 +34,7 @@ Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vecto
       auto shard = ReadShardFile(input.path);
       if (!shard.ok()) return shard.status();
       part = std::move(shard).value();
+      part.origin = input.name;
       intern(&part);
       ++run.shards;
     } else {
@@ -42,6 +43,7 @@ Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vecto
       part.input = std::move(loaded).value();
       if (part.input.gateway) {
         part.tokenizer = own_tokenizer;
+        part.template_name = ctx->gateway.template_name;
         if (!salt_check) {
           auto salt = LoadOrCreateSalt(ctx->gateway.salt_file);
           if (!salt.ok()) return salt.status();
@@ -50,6 +52,7 @@ Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vecto
         part.salt_check = *salt_check;
       }
     }
+    if (part.origin.empty()) part.origin = input.name;
     parts.push_back(std::move(part));
   }
   for (Shard& part : memory) {

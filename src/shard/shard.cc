@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "common/safe_label.h"
 #include "hash/salt_file.h"
 #include "ingest/merge_inputs.h"
 #include "tokenize/tokenizer.h"
@@ -31,23 +32,44 @@ Result<Shard> HashShard(const std::string& path, InputFormat format, ReadContext
     if (!salt.ok()) return salt.status();
     s.salt_check = SaltCheck(salt->key);
     if (c.gateway.tokenizer) s.tokenizer = c.gateway.tokenizer->name();
+    s.template_name = c.gateway.template_name;
   }
+  s.origin = path;
   return s;
 }
+
+namespace {
+
+std::string OriginOf(const Shard& s) {
+  if (!s.origin.empty()) return s.origin;
+  return s.input.files.empty() ? "shard" : s.input.files.front().name;
+}
+
+// The block size of a shard's records (0 = no record has one).
+uint32_t BlockSizeOf(const Shard& s) {
+  for (const RequestRecord& r : s.input.records)
+    if (r.block_size) return r.block_size;
+  return 0;
+}
+
+}  // namespace
 
 Result<LoadedInput> MergeShards(std::vector<Shard> shards, BlockInterner* interner) {
   std::vector<LoadedInput> parts;
   parts.reserve(shards.size());
   if (shards.empty()) return Status::InvalidArgument("no shard");
-  // What every shard must agree with (copied: the loop moves each shard's input away).
+  // What every shard must agree with (copied: the loop moves each shard's input away). Messages
+  // name the two shards' files (issue 35, item 16): two shards of one log differ only there.
   const bool first_gateway = shards.front().input.gateway;
   const uint64_t first_salt = shards.front().salt_check;
   const std::string first_tokenizer = shards.front().tokenizer;
   const std::string first_estimate = shards.front().input.counting_estimate;
-  const std::string first_name =
-      shards.front().input.files.empty() ? "shard" : shards.front().input.files.front().name;
+  const std::string first_template = shards.front().template_name;
+  const std::string first_name = OriginOf(shards.front());
+  uint32_t block_size = 0;  // of the first shard that has records
+  std::string block_size_name;
   for (Shard& s : shards) {
-    const std::string name = s.input.files.empty() ? "shard" : s.input.files.front().name;
+    const std::string name = OriginOf(s);
     if (s.input.gateway && first_gateway && s.salt_check != first_salt)
       return Status::InvalidArgument(fmt::format(
           "{}: hashed with another salt than {}: its block ids cannot match; hash every file "
@@ -59,6 +81,23 @@ Result<LoadedInput> MergeShards(std::vector<Shard> shards, BlockInterner* intern
           "{}: cut with other settings than {} ({} vs {}): hash every file with the same "
           "--tokenizer, --model-dir and --chat-template",
           name, first_name, s.input.counting_estimate, first_estimate));
+    if (s.input.gateway && first_gateway && !s.template_name.empty() && !first_template.empty() &&
+        s.template_name != first_template)
+      return Status::InvalidArgument(fmt::format(
+          "{}: rendered with --template {}, {} with --template {}: the same request renders to "
+          "other text, so its block ids cannot match; hash every file with the same --template",
+          name, SafeLabel(s.template_name), first_name, SafeLabel(first_template)));
+    if (const uint32_t b = BlockSizeOf(s)) {
+      if (block_size == 0) {
+        block_size = b;
+        block_size_name = name;
+      } else if (b != block_size) {
+        return Status::InvalidArgument(fmt::format(
+            "{}: cut into blocks of {} tokens, {} into blocks of {}: block ids of different "
+            "sizes cannot match; hash every file with the same --block-size",
+            name, b, block_size_name, block_size));
+      }
+    }
     if (interner)
       for (RequestRecord& r : s.input.records) {
         interner->Add(r.block_ids);

@@ -19,10 +19,14 @@
 namespace ltl {
 
 struct Shard {
-  LoadedInput input;        // post-pass pending (gateway logs), block ids kept in the records
-  std::string tokenizer;    // the --tokenizer that cut gateway prompts ("" = none)
-  uint64_t salt_check = 0;  // gateway logs: a keyed digest of a constant (0 = hashed trace), so
-                            // shards hashed with different salts are refused together
+  LoadedInput input;          // post-pass pending (gateway logs), block ids kept in the records
+  std::string tokenizer;      // the --tokenizer that cut gateway prompts ("" = none)
+  uint64_t salt_check = 0;    // gateway logs: a keyed digest of a constant (0 = hashed trace), so
+                              // shards hashed with different salts are refused together
+  std::string template_name;  // gateway logs: the --template layout setting ("" = not known)
+  // Not serialised: how merge messages name this shard (its file, or the log read directly;
+  // "" = the first input file's name).
+  std::string origin;
 };
 
 // Reads one input file into a shard (the ReadContext carries the gateway settings, the salt file,
@@ -31,7 +35,8 @@ struct Shard {
 Result<Shard> HashShard(const std::string& path, InputFormat format, ReadContext* ctx);
 
 // Interns each shard's block ids (in order) into *interner and drops them (null: they are interned
-// already), checks that the shards agree (salt, tokenizer and cutting), then merges them as
+// already), checks that the shards agree (salt, tokenizer and cutting, block size, --template
+// layout; a refusal names both shards' files), then merges them as
 // MergeInputs does: the returned input and *interner make the Trace (BuildTrace).
 //
 // The replay of shards, as `profile SHARD...` and the Python binding run it:

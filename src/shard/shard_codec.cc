@@ -243,6 +243,7 @@ std::string EncodeShard(const Shard& shard) {
   Writer w(&body);
   w.Str(shard.tokenizer);
   w.U64(shard.salt_check);
+  w.Str(shard.template_name);
   w.U8(static_cast<uint8_t>(in.format));
   w.Str(in.encoding);
   w.U8(static_cast<uint8_t>(in.detection.format));
@@ -403,6 +404,7 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
   LoadedInput& in = shard.input;
   shard.tokenizer = r.Str("tokenizer");
   shard.salt_check = r.U64("salt check");
+  shard.template_name = r.Str("template");
   in.format = ReadFormat(r, "format");
   in.encoding = r.Str("encoding");
   in.detection.format = ReadFormat(r, "detected format");
@@ -597,7 +599,9 @@ Result<Shard> ReadShardFile(const std::string& path) {
   if (!f) return Status::IoError(fmt::format("{}: cannot open the shard", path));
   std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (f.bad()) return Status::IoError(fmt::format("{}: cannot read the shard", path));
-  return DecodeShard(bytes, path);
+  auto shard = DecodeShard(bytes, path);
+  if (shard.ok()) shard->origin = path;
+  return shard;
 }
 
 bool IsShardFile(const std::string& path) {

@@ -22,7 +22,9 @@ inline constexpr std::string_view kShardMagic = "LTLSHRD\n";
 // Version 2: records carry their cache-busters facts (segments, tools, cache_control position).
 // Version 3: and their provider-cache facts (file index, prompt_cache_key digest, retention,
 // automatic caching, Anthropic blocks, observed writes, bad-observation code).
-inline constexpr uint32_t kShardVersion = 3;
+// Version 4: and the --template layout setting (after the salt check), so that shards rendered
+// with different layouts are refused together.
+inline constexpr uint32_t kShardVersion = 4;
 
 std::string EncodeShard(const Shard& shard);
 // `name` is how messages name the shard (its path).

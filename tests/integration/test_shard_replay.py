@@ -111,6 +111,42 @@ class ShardReplay(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         p = self.profile_bytes(self.shards[0], out, name="salt", expect=2)
         self.assertIn("another salt", p.stderr)
+        # Issue 35, item 16: the message names the two shard files, not their source logs.
+        self.assertIn(f"{out}: hashed with another salt than {self.shards[0]}:", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "salt.json")))
+
+    def hash_other(self, name, *options):
+        out = os.path.join(self.dir, name + ".ltlshard")
+        p = env.run(["hash-shard", self.m.c, "-o", out, "--salt-file", self.salt, "-q", *options])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return out
+
+    def test_another_block_size_is_refused(self):
+        """--help: shards must be cut with the same block size (issue 35, item 16)."""
+        out = self.hash_other("blocks32", "--block-size", "32")
+        p = self.profile_bytes(self.shards[0], out, name="blocks", expect=2)
+        self.assertIn(f"{out}: cut into blocks of 32 tokens, {self.shards[0]} into blocks of 16",
+                      p.stderr)
+        self.assertIn("--block-size", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "blocks.json")))
+        # The same size is merged as before.
+        p = self.profile_bytes(out, self.hash_other("blocks32b", "--block-size", "32"),
+                               name="blocks-same")
+        self.assertTrue(p)
+
+    def test_another_template_layout_is_refused(self):
+        """Shards rendered with different --template layouts cannot share block ids."""
+        out = self.hash_other("layout", "--template", "tools-in-system")
+        p = self.profile_bytes(self.shards[0], out, name="layout", expect=2)
+        self.assertIn(f"{out}: rendered with --template tools-in-system, {self.shards[0]} "
+                      "with --template auto", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "layout.json")))
+        # A log read directly with another --template than a shard's is refused the same way.
+        p = env.run(["profile", out, self.m.c, "-o", os.path.join(self.dir, "layout2"),
+                     "--salt-file", self.salt, "-q"])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(f"{self.m.c}: rendered with --template auto, {out} with --template "
+                      "tools-in-system", p.stderr)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ Shard Sample() {
   Shard s;
   s.tokenizer = "cl100k_base";
   s.salt_check = 0x1234567890abcdefull;
+  s.template_name = "chatml";
   LoadedInput& in = s.input;
   in.format = InputFormat::kJsonl;
   in.encoding = "zstd";
@@ -110,6 +111,8 @@ TEST(ShardCodec, EveryFieldRoundTrips) {
   ASSERT_TRUE(d.ok()) << d.status().message();
   EXPECT_EQ(d->tokenizer, s.tokenizer);
   EXPECT_EQ(d->salt_check, s.salt_check);
+  EXPECT_EQ(d->template_name, s.template_name);
+  EXPECT_EQ(d->origin, "");  // not serialised: ReadShardFile sets the path
   const LoadedInput& a = s.input;
   const LoadedInput& b = d->input;
   EXPECT_EQ(b.format, a.format);
@@ -229,11 +232,11 @@ TEST(ShardCodec, FlippedByteVersionAndTrailingBytesAreRefused) {
   auto d = DecodeShard(flipped, "f.ltlshard");
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.status().message().find("CRC-32"), std::string::npos) << d.status().message();
-  std::string v4 = bytes;
-  v4[8] = 4;
-  d = DecodeShard(v4, "v.ltlshard");
+  std::string v3 = bytes;
+  v3[8] = 3;
+  d = DecodeShard(v3, "v.ltlshard");
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.status().message().find("shard version 4"), std::string::npos);
+  EXPECT_NE(d.status().message().find("shard version 3"), std::string::npos);
   d = DecodeShard(bytes + "x", "x.ltlshard");
   ASSERT_FALSE(d.ok());
   d = DecodeShard("{\"timestamp\": 1}\n", "j.ltlshard");
