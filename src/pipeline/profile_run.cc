@@ -2,6 +2,7 @@
 #include "pipeline/profile_run.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "analyze/analyze_input.h"
 #include "common/output_path.h"
@@ -98,6 +99,16 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
     return Status::InvalidArgument(
         "--show-prefix-text reads one file: give one input (or profile each file)");
   if (inputs->empty() && spec.read.shards.empty()) return Status::InvalidArgument("no input");
+  // The prompt text is read in a second pass over the file: a FIFO would hang on it, process
+  // substitution would give nothing (issue 35, item 15). Refused before the first read.
+  if (spec.show_prefix_text > 0 && !inputs->empty() && inputs->front().path != "-") {
+    struct stat st {};
+    if (::stat(inputs->front().path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      return Status::InvalidArgument(fmt::format(
+          "--show-prefix-text needs a re-readable file: {} is not a regular file (a pipe or "
+          "device can be read only once); copy it to a file first",
+          inputs->front().name));
+  }
   std::vector<InputName> named = *inputs;  // a shard in memory is named by its file
   for (const Shard& s : spec.read.shards)
     named.push_back({"", s.input.files.empty() ? "shard" : s.input.files.front().name});

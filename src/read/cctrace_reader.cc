@@ -141,8 +141,10 @@ class Builder {
     int64_t bs = 0;
     element v;
     if (!top.at_key("block_size").get(v)) {
-      if (!ReadDomCount(v, &bs) || bs <= 0 || bs > (1 << 24))
+      if (!ReadDomCount(v, &bs) || bs <= 0)
         return Skip("trace file: block_size is not a positive integer", 1);
+      if (bs > (1 << 24))  // issue 35, item 19: 2^31 was called "not a positive integer"
+        return Skip("trace file: block_size is above the limit of 16777216 tokens", 1);
     } else if (ctx_->block_size > 0) {
       bs = ctx_->block_size;
     } else {

@@ -47,9 +47,9 @@ std::string ParseLine(TraceKind kind, JsonLineParser& parser, std::string_view l
       if (!ReadIdArray(v, &r->block_ids, &reason)) return reason;
       has_ids = true;
     } else if (key == "block_size") {
-      if (!ReadCount(v, &record_block_size) || record_block_size <= 0 ||
-          record_block_size > (1 << 24))
+      if (!ReadCount(v, &record_block_size) || record_block_size <= 0)
         return "block_size is not a positive integer";
+      if (record_block_size > (1 << 24)) return "block_size is above the limit of 16777216 tokens";
     } else if (kind == TraceKind::kBailian && key == "chat_id") {
       if (!ReadCount(v, chat_id)) return "chat_id is not a non-negative integer";
       has_chat = true;

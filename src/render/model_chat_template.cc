@@ -79,6 +79,24 @@ std::string DirOf(const std::string& path) {
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
+// The value of `key` in the JSON object `v`, the LAST one when the key repeats: transformers reads
+// tokenizer_config.json with Python's json, whose dict keeps the last duplicate (simdjson's
+// lookup finds the first; issue 35, item 17).
+bool LastKey(simdjson::dom::object obj, std::string_view key, simdjson::dom::element* out) {
+  bool found = false;
+  for (auto field : obj) {
+    if (field.key == key) {
+      *out = field.value;
+      found = true;
+    }
+  }
+  return found;
+}
+bool LastKey(simdjson::dom::element v, std::string_view key, simdjson::dom::element* out) {
+  simdjson::dom::object obj;
+  return v.get(obj) == simdjson::SUCCESS && LastKey(obj, key, out);
+}
+
 // transformers' SPECIAL_TOKENS_ATTRIBUTES: a string, or an AddedToken object's "content".
 const char* const kSpecialTokenKeys[] = {"bos_token", "eos_token", "unk_token", "sep_token",
                                          "pad_token", "cls_token", "mask_token"};
@@ -86,7 +104,7 @@ const char* const kSpecialTokenKeys[] = {"bos_token", "eos_token", "unk_token", 
 bool TokenContent(simdjson::dom::element v, std::string_view* out) {
   if (v.get(*out) == simdjson::SUCCESS) return true;
   simdjson::dom::element c;
-  return v["content"].get(c) == simdjson::SUCCESS && c.get(*out) == simdjson::SUCCESS;
+  return LastKey(v, "content", &c) && c.get(*out) == simdjson::SUCCESS;
 }
 
 // The special tokens map of a tokenizer_config.json as a JSON object.
@@ -102,13 +120,15 @@ std::string SpecialTokensJson(simdjson::dom::object config) {
   for (const char* key : kSpecialTokenKeys) {
     simdjson::dom::element v;
     std::string_view s;
-    if (config[key].get(v) == simdjson::SUCCESS && TokenContent(v, &s)) {
+    if (LastKey(config, key, &v) && TokenContent(v, &s)) {
       add_key(key);
       AppendPyJsonString(s, &out);
     }
   }
   simdjson::dom::array extra;
-  if (config["additional_special_tokens"].get(extra) == simdjson::SUCCESS) {
+  simdjson::dom::element extra_value;
+  if (LastKey(config, "additional_special_tokens", &extra_value) &&
+      extra_value.get(extra) == simdjson::SUCCESS) {
     add_key("additional_special_tokens");
     out += "[";
     bool first_item = true;
@@ -182,7 +202,7 @@ Result<ModelChatTemplatePtr> ModelChatTemplate::FromTokenizerConfig(std::string_
   std::shared_ptr<ModelChatTemplate> m(new ModelChatTemplate());
   m->special_json_ = SpecialTokensJson(config);
   simdjson::dom::element chat;
-  if (config["chat_template"].get(chat) != simdjson::SUCCESS || chat.is_null()) {
+  if (!LastKey(config, "chat_template", &chat) || chat.is_null()) {
     return Status::InvalidArgument(origin +
                                    ": no chat_template (this tokenizer_config.json ships "
                                    "none; pass the model's .jinja file instead)");
@@ -196,8 +216,9 @@ Result<ModelChatTemplatePtr> ModelChatTemplate::FromTokenizerConfig(std::string_
     size_t k = 0;
     for (simdjson::dom::element e : list) {
       std::string_view name, tmpl;
-      if (e["name"].get(name) != simdjson::SUCCESS ||
-          e["template"].get(tmpl) != simdjson::SUCCESS) {
+      simdjson::dom::element name_value, tmpl_value;
+      if (!LastKey(e, "name", &name_value) || name_value.get(name) != simdjson::SUCCESS ||
+          !LastKey(e, "template", &tmpl_value) || tmpl_value.get(tmpl) != simdjson::SUCCESS) {
         return Status::InvalidArgument(origin + ": chat_template[" + std::to_string(k) +
                                        "] is not {\"name\": ..., \"template\": ...}");
       }

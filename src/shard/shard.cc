@@ -65,6 +65,7 @@ Result<LoadedInput> MergeShards(std::vector<Shard> shards, BlockInterner* intern
   const std::string first_tokenizer = shards.front().tokenizer;
   const std::string first_estimate = shards.front().input.counting_estimate;
   const std::string first_template = shards.front().template_name;
+  const InputFormat first_format = shards.front().input.format;
   const std::string first_name = OriginOf(shards.front());
   uint32_t block_size = 0;  // of the first shard that has records
   std::string block_size_name;
@@ -87,7 +88,11 @@ Result<LoadedInput> MergeShards(std::vector<Shard> shards, BlockInterner* intern
           "{}: rendered with --template {}, {} with --template {}: the same request renders to "
           "other text, so its block ids cannot match; hash every file with the same --template",
           name, SafeLabel(s.template_name), first_name, SafeLabel(first_template)));
-    if (const uint32_t b = BlockSizeOf(s)) {
+    // Inputs of different kinds (a hashed trace beside a gateway log) are refused by MergeInputs
+    // with their own message; the block size is compared between inputs of one kind.
+    const bool same_kind =
+        s.input.gateway == first_gateway && (first_gateway || s.input.format == first_format);
+    if (const uint32_t b = BlockSizeOf(s); same_kind && b) {
       if (block_size == 0) {
         block_size = b;
         block_size_name = name;

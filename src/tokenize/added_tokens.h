@@ -29,6 +29,9 @@ struct AddedToken {
 class AddedTokenMatcher {
  public:
   void Add(AddedToken token);
+  // Builds the search automaton once every token is added (the loader calls it; SplitText on a
+  // matcher that was not finished works on a finished copy).
+  void Finish();
   bool empty() const { return tokens_.empty(); }
   size_t size() const { return tokens_.size(); }
   // False when a token could match differently in the parts of a text cut after a '\n' followed
@@ -42,18 +45,30 @@ class AddedTokenMatcher {
     uint32_t id;
   };
   // Splits `text` (valid UTF-8) into pieces covering it, as find_matches does (pieces can overlap
-  // where an rstrip took whitespace that holds the next token, exactly as there).
+  // where an rstrip took whitespace that holds the next token, exactly as there). Time linear in
+  // the text plus the matches (issue 35, item 11), whatever the tokens' lengths.
   void SplitText(std::string_view text, std::vector<Split>* out) const;
 
  private:
-  // The longest token starting at text[i], or -1.
-  int32_t LongestAt(std::string_view text, size_t i, size_t* len) const;
+  static constexpr uint32_t kNone = UINT32_MAX;
+  // A token starting at `begin`: the longest one there.
+  struct Match {
+    size_t begin;
+    uint32_t node;  // its terminal node
+  };
+  uint32_t Child(uint32_t node, uint8_t byte) const;  // kNone when there is no such edge
 
   std::vector<AddedToken> tokens_;
-  // A byte trie over the contents: (node << 8 | byte) -> child; node 0 is the root.
+  // A byte trie over the REVERSED contents, with Aho-Corasick failure links: scanned from the
+  // text's end, the state after reading text[s] knows every token that starts at s.
+  // (node << 8 | byte) -> child; node 0 is the root, whose edges are also in root_.
   absl::flat_hash_map<uint64_t, uint32_t> edges_;
-  std::vector<int32_t> terminal_{-1};  // node -> token index (when the content ends there)
-  std::array<bool, 256> first_byte_{};
+  std::array<uint32_t, 256> root_{};   // 0 = no edge
+  std::vector<int32_t> terminal_{-1};  // node -> token index (when a content ends there)
+  std::vector<uint32_t> depth_{0};     // node -> bytes from the root
+  std::vector<uint32_t> fail_;         // node -> longest proper suffix that is a node
+  std::vector<uint32_t> longest_;      // node -> nearest terminal on its failure chain, or kNone
+  bool finished_ = false;
 };
 
 }  // namespace ltl

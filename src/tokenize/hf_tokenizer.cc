@@ -10,6 +10,8 @@ namespace ltl {
 
 HfTokenizer::HfTokenizer(std::string name, std::string path, Parts parts)
     : name_(std::move(name)), path_(std::move(path)), p_(std::move(parts)) {
+  p_.raw_tokens.Finish();
+  p_.normalized_tokens.Finish();
   // Each stage either keeps the cut as it is or, for a cut inside a pre-tokenized piece, needs the
   // model to encode the two halves of that piece separately (docs/SEMANTICS.md).
   const auto cut = p_.pre.NewlineCut();

@@ -224,6 +224,11 @@ def main():
     d = write_dir(bad)
     with open(os.path.join(d, "z.json"), "w") as f:
         f.write("{not json")
+    # Issue 35, item 19: a block_size of 2^31 is over the limit, not "not a positive integer".
+    huge = json.loads(json.dumps(traces["b.json"]))
+    huge["block_size"] = 2 ** 31
+    with open(os.path.join(d, "y.json"), "w") as f:
+        json.dump(huge, f)
     with open(os.path.join(d, "notes.txt"), "w") as f:
         f.write("ignored")
     rep, p = profile(d)
@@ -231,6 +236,8 @@ def main():
     assert sk["missing hash_ids"] == {"count": 1, "first_lines": [2]}, sk
     assert sk["negative hash id"]["count"] == 1, sk
     assert sk["trace file: invalid JSON"]["count"] == 1, sk
+    assert sk["trace file: block_size is above the limit of 16777216 tokens"]["count"] == 1, sk
+    assert "trace file: block_size is not a positive integer" not in sk, sk
     assert rep["cctrace"]["ignored_files"] == 1
     assert f"{os.path.join(d, 'b.json')}:2: missing hash_ids" in p.stderr, p.stderr
     assert f"{os.path.join(d, 'z.json')}:1: trace file: invalid JSON" in p.stderr, p.stderr

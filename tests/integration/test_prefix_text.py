@@ -70,6 +70,17 @@ def main():
     i = next(k for k, l in enumerate(lines) if l.startswith("top prefix by volume"))
     assert lines[i + 1].strip().startswith('"') and "CANARY7f3a" in lines[i + 1], lines[i + 1]
     assert "\x1b" not in res.stdout
+    # A named FIFO (or process substitution) can be read once: the option is refused before the
+    # first read, with one line, instead of hanging on the second pass (issue 35, item 15). No
+    # writer ever opens the FIFO: reading it at all would block until the timeout.
+    fifo = os.path.join(tmp, "log.fifo")
+    os.mkfifo(fifo)
+    res = subprocess.run([BIN, "profile", fifo, "-o", "fifo", "--show-prefix-text", "20",
+                          "--quiet"], capture_output=True, text=True, cwd=tmp, timeout=120)
+    assert res.returncode == 2, (res.returncode, res.stderr)
+    assert "--show-prefix-text needs a re-readable file" in res.stderr, res.stderr
+    assert fifo in res.stderr, res.stderr
+    assert not os.path.exists(os.path.join(tmp, "fifo.json"))
     print("ok: no text by default; %d characters with --show-prefix-text" % len(text))
 
 

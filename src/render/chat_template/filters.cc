@@ -439,7 +439,11 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
   Arena* a = ev->arena();
   switch (id) {
     case FilterId::kAbs:
-      if (v.kind == Kind::kInt) return Value::Int(v.i < 0 ? -v.i : v.i, v.src);
+      if (v.kind == Kind::kInt) {
+        // Python's abs(-2**63) is 2**63, beyond this engine's 64-bit ints (issue 35, item 17).
+        if (v.i == INT64_MIN) Fail(ErrorKind::kUnsupported, "integer result exceeds 64 bits");
+        return Value::Int(v.i < 0 ? -v.i : v.i, v.src);
+      }
       if (v.kind == Kind::kBool) return Value::Int(v.b, v.src);
       if (v.kind == Kind::kFloat) return Value::Float(std::fabs(v.d), v.src);
       if (v.is_undefined()) FailUndefined(v);
@@ -559,17 +563,23 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
       if (const Value* b = args.Get(1, "base")) AsIndex(*b, &base);
       if (v.kind == Kind::kInt || v.kind == Kind::kBool)
         return Value::Int(v.kind == Kind::kBool ? v.b : v.i, v.src);
-      if (v.kind == Kind::kFloat) {
-        if (!std::isfinite(v.d)) return def;
-        return Value::Int(static_cast<int64_t>(std::trunc(v.d)), v.src);
-      }
+      // Jinja2's do_int: int(value), then int(float(value)), catching TypeError and ValueError
+      // only (jinja2/filters.py @ 3.1): int(nan) is a ValueError, so the default; int(inf) is an
+      // OverflowError, which the template sees (issue 35, item 17: 1e400|int was 0).
+      auto truncate = [&](double d) -> Value {
+        if (std::isnan(d)) return def;
+        if (std::isinf(d)) Fail(ErrorKind::kType, "cannot convert float infinity to integer");
+        const double t = std::trunc(d);
+        if (t >= 9223372036854775808.0 || t < -9223372036854775808.0)
+          Fail(ErrorKind::kUnsupported, "integer result exceeds 64 bits");
+        return Value::Int(static_cast<int64_t>(t), v.src);
+      };
+      if (v.kind == Kind::kFloat) return truncate(v.d);
       if (v.kind == Kind::kString) {
         int64_t x;
         if (ParsePyInt(StrView(v, a), static_cast<int>(base), &x)) return Value::Int(x, v.src);
         double d;
-        if (ParsePyFloat(StrView(v, a), &d) && std::isfinite(d)) {
-          return Value::Int(static_cast<int64_t>(std::trunc(d)), v.src);
-        }
+        if (ParsePyFloat(StrView(v, a), &d)) return truncate(d);
       }
       return def;
     }

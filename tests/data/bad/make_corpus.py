@@ -102,6 +102,10 @@ w("hash_ids_bad.jsonl", "\n".join(GOOD * 2) + "\n" + "\n".join([
 ]) + "\n")
 w("hash_ids_length_mismatch.jsonl", "\n".join(GOOD) + "\n" + mooncake(3000, 2000, [1]) + "\n")
 w("mostly_bad.jsonl", GOOD[0] + "\n" + "not json\n" * 3)
+w("block_size_huge.jsonl", "\n".join(GOOD) + "\n" + "\n".join([
+    '{"timestamp": 3000, "input_length": 10, "hash_ids": [1], "block_size": 2147483648}',
+    '{"timestamp": 3000, "input_length": 10, "hash_ids": [1], "block_size": 0}',
+]) + "\n")
 
 # --- compressed
 big = ("\n".join(mooncake(i * 100, 1024, [i % 50, i]) for i in range(4000)) + "\n").encode()
