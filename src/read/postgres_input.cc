@@ -24,9 +24,12 @@ namespace {
 
 constexpr std::string_view kDefaultTable = "LiteLLM_SpendLogs";
 constexpr std::string_view kDefaultTimeColumn = "startTime";
-// Rows per FETCH adapt to the rows' size: a batch's CSV stays between these bounds when it can.
-constexpr size_t kBatchBytesLow = 4u << 20, kBatchBytesHigh = 32u << 20;
-constexpr int kBatchRowsMin = 1, kBatchRowsMax = 10000, kBatchRowsStart = 100;
+// Rows per FETCH are sized by bytes (issue 35, item 14: a fixed first batch of 100 rows held six
+// 100 MB rows at once, 1.7 GB): the first FETCH takes one row, each next one as many rows of the
+// largest size seen so far as fit in kBatchBytes (at least one, at most kBatchRowsMax). Only a row
+// larger than every row before it can make a batch exceed kBatchBytes by more than one row.
+constexpr size_t kBatchBytes = 16u << 20;
+constexpr int kBatchRowsMax = 10000, kBatchRowsStart = 1;
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -285,12 +288,14 @@ class PostgresStream : public InputStream {
       header_written_ = true;
     }
     for (int r = 0; r < rows; ++r) {
+      const size_t row_start = pending_.size();
       for (int c = 0; c < cols; ++c) {
         if (c) pending_ += ',';
         AppendCsvField(&pending_, PQgetvalue(res, r, c),
                        static_cast<size_t>(PQgetlength(res, r, c)), PQgetisnull(res, r, c) != 0);
       }
       pending_ += '\n';
+      largest_row_ = std::max(largest_row_, pending_.size() - row_start);
     }
     PQclear(res);
     produced_ += pending_.size();
@@ -299,10 +304,8 @@ class PostgresStream : public InputStream {
       PQclear(PQexec(conn_, "CLOSE ltl_rows"));
       PQclear(PQexec(conn_, "COMMIT"));
     }
-    if (pending_.size() > kBatchBytesHigh)
-      batch_rows_ = std::max(kBatchRowsMin, batch_rows_ / 2);
-    else if (pending_.size() < kBatchBytesLow)
-      batch_rows_ = std::min(kBatchRowsMax, batch_rows_ * 2);
+    batch_rows_ = static_cast<int>(
+        std::clamp<size_t>(kBatchBytes / std::max<size_t>(largest_row_, 1), 1, kBatchRowsMax));
     return Status::Ok();
   }
 
@@ -312,6 +315,7 @@ class PostgresStream : public InputStream {
   size_t pos_ = 0;
   uint64_t produced_ = 0;
   int batch_rows_ = kBatchRowsStart;
+  size_t largest_row_ = 0;  // the largest row so far, as CSV bytes
   bool header_written_ = false, done_ = false;
 };
 

@@ -3,7 +3,8 @@ python3-jinja2 through tests/oracle/jinja_reference.py (the oracle test's refere
 where Python renders, we render the same text; where Python raises, we refuse (this engine's ints
 are 64-bit, so a Python result beyond them is refused as "exceeds 64 bits", never wrapped).
 Before: (-2**63)|abs was negative, 1e400|int and '1e400'|int were 0. ('%2147483648d' % 1, where
-Python builds a 2 GiB string, is refused by the byte budget: tests/unit/chat_template_limits_test.cc.)
+Python builds a 2 GiB string, is refused by the byte budget; see
+tests/unit/chat_template_limits_test.cc.)
 
 A tokenizer_config.json with two chat_template keys: transformers reads it with Python's json,
 whose dict keeps the last one; so do we (before: the first)."""
@@ -17,7 +18,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ltl_test_env as env  # noqa: E402
 
 ORACLE = os.path.join(env.SOURCE_DIR, "tests", "oracle")
-DRIVER = os.environ.get("LTL_CT_DRIVER", os.path.join(env.SOURCE_DIR, "build", "chat_template_driver"))
+DRIVER = os.environ.get("LTL_CT_DRIVER",
+                        os.path.join(env.SOURCE_DIR, "build", "chat_template_driver"))
 PY = "/usr/bin/python3"
 
 CASES = [

@@ -342,6 +342,32 @@ class PostgresInput(unittest.TestCase):
                                             f"?host={self.server.sock}: server notice: "), line)
         self.assertNotIn(PASSWORD, r.stderr)
 
+    def test_large_rows_are_fetched_a_few_at_a_time(self):
+        """Issue 35, item 14: FETCH batches are sized by bytes, not rows. Six rows of 48 MB each
+        (an unused api_key column): a fixed first batch of 100 rows held all 288 MB twice (the
+        PGresult and its CSV), over 576 MB; fetched one row at a time the peak stays near a few
+        rows' size. Peak RSS of the run, from getrusage in a wrapper process of its own."""
+        big = "BigRows"
+        psql(self.uri, "-c", f'CREATE TABLE "{big}" (LIKE "{TABLE}" INCLUDING ALL)')
+        psql(self.uri, "-c", f'INSERT INTO "{big}" SELECT * FROM "{TABLE}" '
+                             'ORDER BY "startTime" LIMIT 6')
+        psql(self.uri, "-c", f'UPDATE "{big}" SET api_key = repeat(\'k\', 48000000)')
+        out = os.path.join(self.dir, "big")
+        wrapper = ("import resource, subprocess, sys\n"
+                   "r = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+                   "sys.stderr.write(r.stderr)\n"
+                   "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+        r = subprocess.run([sys.executable, "-c", wrapper, env.BINARY, "profile",
+                            self.server.uri(table=big), "-q", "-o", out, "--salt-file", self.salt,
+                            "--threads", "1"], capture_output=True, text=True)
+        code, peak_kib = (int(x) for x in r.stdout.split())
+        self.assertEqual(code, 0, r.stderr)
+        with open(out + ".json") as f:
+            rep = json.load(f)
+        c = rep["counts"]
+        self.assertEqual(c["requests"] + c["filtered_status"], 6, c)
+        self.assertLess(peak_kib, 450 * 1024, f"peak RSS {peak_kib} KiB")
+
     def test_since_on_a_file_is_refused(self):
         p = os.path.join(self.dir, "t.csv")
         with open(p, "wb") as f:
