@@ -109,7 +109,12 @@ struct RequestRecord {
   int stream = -1;                  // 1 streaming, 0 not, -1 unknown
   int status_code = 0;              // 0 = unknown
   std::string type = "text";        // text | image | file (what the request carried)
-  int turn = 0;                     // 1-based turn within the conversation, 0 = unknown
+  // Seconds the request was in flight as the log timed it (ReadContext::durations only): end -
+  // start, else the logged latency; -1 = unknown or bad. bad_duration: the log's timing was
+  // negative or longer than a day (the load model stands in; docs/SEMANTICS.md "Load in time").
+  double duration_s = -1;
+  bool bad_duration = false;
+  int turn = 0;  // 1-based turn within the conversation, 0 = unknown
   // Gateway extras (0 / -1 when unknown).
   int64_t provider_cached_tokens = -1;  // cache hits the provider reported, -1 unknown
   bool exact_counts = false;            // counts came from usage rather than an estimate

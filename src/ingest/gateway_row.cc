@@ -214,6 +214,27 @@ RowResult GatewayRowProcessor::Finish(LocateResult located, RequestRecord* out,
   return RowResult::kSkipped;
 }
 
+// In-flight time from the log's own timing (docs/SEMANTICS.md "Load in time"): end - start where
+// the source has both (LiteLLM startTime/endTime, OTel span start/end, Langfuse), else its latency
+// field (Kong, Portkey, Helicone, LiteLLM's request_duration_ms). Negative or longer than a day:
+// a bad timing, counted, and the load model stands in.
+void GatewayRowProcessor::SetDuration(RequestRecord* out) {
+  constexpr double kDay = 86400;
+  locator_.LocateTiming(&row_);
+  double d = -1;
+  bool found = false;
+  if (row_.has_time && row_.end_time != -1) {
+    d = row_.end_time - row_.time_s;
+    found = true;
+  } else if (row_.latency_s >= 0) {
+    d = row_.latency_s;
+    found = true;
+  }
+  const bool bad = row_.bad_latency || (found && !(d >= 0 && d <= kDay));
+  out->duration_s = found && !bad ? d : -1;
+  out->bad_duration = bad;
+}
+
 RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   element body = row_.body;
   object obj;
@@ -304,6 +325,7 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   out->stream = obj.at_key("stream").get_bool().get(stream) ? -1 : (stream ? 1 : 0);
   out->type = prompt_.has_image ? "image" : prompt_.has_file ? "file" : "text";
   out->truncated_body = row_.truncated;
+  if (config_.durations) SetDuration(out);
 
   // Exact counts from the logged usage (the response's, else the log's usage fields).
   Usage usage;

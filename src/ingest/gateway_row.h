@@ -44,6 +44,8 @@ struct GatewayConfig {
   // Reuse the ids of the request a request continues (BlockCutter::CutReusing); false =
   // --no-prompt-reuse (same results, slower: for checking that they are the same).
   bool reuse_prompts = true;
+  // Locate each row's timing into RequestRecord::duration_s (ReadContext::durations).
+  bool durations = false;
 };
 
 // kIgnored: a record of another kind (a Langfuse span): counted, not a request.
@@ -103,6 +105,7 @@ class GatewayRowProcessor {
  private:
   RowResult Finish(LocateResult located, RequestRecord* out, const char** reason);
   RowResult Render(RequestRecord* out, const char** reason);
+  void SetDuration(RequestRecord* out);
   std::string SessionKey(const SessionId& s);
 
   GatewayConfig config_;

@@ -71,6 +71,7 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
   config.models = ctx->gateway.models;
   config.on_prompt = ctx->gateway.on_prompt;
   config.reuse_prompts = ctx->gateway.reuse_prompts;
+  config.durations = ctx->durations;
   GatewayReadStats stats;
   Status st = ReadGateway(in, d, ctx, config, &out->records, &stats, &out->post_pass);
   if (!st.ok()) return st;

@@ -712,6 +712,8 @@ void RowLocator::LocateTiming(LocatedRow* out) {
     out->latency_s = x;
   else if (FindNumber(FieldId::kLatencyMs, &x) && x >= 0)
     out->latency_s = x / 1000.0;
+  else
+    out->bad_latency = FindNumber(FieldId::kLatencyS, &x) || FindNumber(FieldId::kLatencyMs, &x);
   if (FindNumber(FieldId::kTtftS, &x) && x >= 0)
     out->ttft_s = x;
   else if (FindNumber(FieldId::kTtftMs, &x) && x >= 0)

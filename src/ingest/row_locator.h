@@ -105,6 +105,7 @@ struct LocatedRow {
   bool truncated = false;  // litellm_truncated marker in the body
   // LocateTiming only (seconds; -1 unknown).
   double latency_s = -1, ttft_s = -1, end_time = -1, first_token_time = -1;
+  bool bad_latency = false;  // a latency field held a negative number
 };
 
 enum class LocateResult { kOk, kSkipped, kFiltered, kIgnored };

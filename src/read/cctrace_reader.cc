@@ -33,10 +33,12 @@ struct ParsedRequest {
   int64_t in = -1, out = -1;
   std::string_view model;
   int stream = -1;
+  double api_time = -1;  // seconds the provider took (read with ReadContext::durations)
+  bool bad_api_time = false;
 };
 
 // Returns nullptr or the fixed skip reason.
-const char* ParseRequest(object o, ParsedRequest* r) {
+const char* ParseRequest(object o, ParsedRequest* r, bool want_api_time = false) {
   element v;
   if (o.at_key("t").get(v)) return "missing t";
   if (!ReadFinite(v, &r->t)) return "t is not a number";
@@ -63,6 +65,16 @@ const char* ParseRequest(object o, ParsedRequest* r) {
   if (!o.at_key("model").get_string().get(s)) r->model = s;
   r->stream = -1;
   if (!o.at_key("type").get_string().get(s)) r->stream = s == "s" ? 1 : s == "n" ? 0 : -1;
+  r->api_time = -1;
+  r->bad_api_time = false;
+  double api = 0;
+  if (want_api_time && !o.at_key("api_time").get(v) && !v.is_null()) {
+    // Negative, non-numeric or longer than a day: a bad timing, the load model stands in.
+    if (ReadFinite(v, &api) && api >= 0 && api <= 86400)
+      r->api_time = api;
+    else
+      r->bad_api_time = true;
+  }
   return nullptr;
 }
 
@@ -257,7 +269,7 @@ class Builder {
         ReplayContext(inner, o, c, std::max(prev, start + t), depth + 1, pos);
         continue;
       }
-      if (const char* r = ParseRequest(o, &req)) {
+      if (const char* r = ParseRequest(o, &req, ctx_->durations)) {
         Skip(reason(r), pos);
         continue;
       }
@@ -271,6 +283,8 @@ class Builder {
       for (uint64_t id : req.ids) rec.block_ids.push_back(Global(ids, id));
       rec.input_tokens = static_cast<int64_t>(req.ids.size()) * c.block_size;
       rec.output_tokens = req.out;
+      rec.duration_s = req.api_time;
+      rec.bad_duration = req.bad_api_time;
       rec.model.assign(req.model);
       rec.stream = req.stream;
       rec.conversation = c.conversation->key;

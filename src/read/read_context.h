@@ -58,6 +58,9 @@ struct ReadContext {
   std::string name;                  // file name as given by the user (for messages)
   uint32_t block_size = 0;           // --block-size; 0 = the format's default
   bool cctrace_warm_prefix = false;  // cctrace: --warm-prefix (see read/cctrace_reader.h)
+  // Read each request's in-flight time from the log (RequestRecord::duration_s): asked only by the
+  // analyses that need it (--engine, --workers), so other runs do no extra work per row.
+  bool durations = false;
   ReadLimits limits;
   // Gateway logs: threads that parse, render and hash rows (--threads; 1 = all on the reading
   // thread; 0 = all cores). Results are the same for every value (ingest/gateway_readers.h).

@@ -83,7 +83,15 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
     t.num_accesses += tr.num_blocks;
     if (!rec.replay_only) ++block_size_votes[rec.block_size];
     t.requests.push_back(tr);
+    if (rec.replay_only) continue;
+    t.bad_durations += rec.bad_duration;
+    if (rec.duration_s >= 0) {
+      t.duration_s.resize(t.requests.size(), -1.0F);
+      t.duration_s.back() = static_cast<float>(rec.duration_s);
+      ++t.logged_durations;
+    }
   }
+  if (!t.duration_s.empty()) t.duration_s.resize(t.requests.size(), -1.0F);
   t.num_blocks = next;
   // The chains in dense numbering. A block reached by a chain walk has its chain predecessor in
   // the same request, so it is numbered; blocks only in flat requests are never walked.

@@ -56,6 +56,16 @@ struct Trace {
   std::vector<uint8_t> group;  // per dense block: its sample group (error estimates)
   uint64_t all_accesses = 0;   // block accesses before sampling (= num_accesses unsampled)
   bool sampled() const { return !depth.empty() || sample_rate < 1; }
+  // Load in time (docs/SEMANTICS.md "Load in time"): per request in replay order, the seconds it
+  // was in flight as the log timed it (RequestRecord::duration_s; < 0 = not logged: the load model
+  // decides). Empty when no request has one (then every request is modelled).
+  std::vector<float> duration_s;
+  uint64_t logged_durations = 0;  // requests with a logged duration
+  uint64_t bad_durations = 0;     // requests whose logged timing was negative or > 1 day
+  // A request's logged duration in seconds, or -1 (by position in `requests`).
+  double LoggedDuration(size_t i) const {
+    return i < duration_s.size() ? static_cast<double>(duration_s[i]) : -1.0;
+  }
 
   uint64_t total_block_accesses() const { return num_accesses; }
   // A request's dense ids, head first. Convenience for code outside hot loops: the pointer is

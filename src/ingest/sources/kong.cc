@@ -36,7 +36,9 @@ extern const SourceSpec kKongAi = {
     .session_headers = {"request.headers"},
     .prompt_tokens = {"ai.*.usage.prompt_tokens", "ai.*.usage.prompt_token"},
     .completion_tokens = {"ai.*.usage.completion_tokens", "ai.*.usage.completion_token"},
-    .latency_ms = {"ai.*.meta.llm_latency"},
+    // The model call's own time first; else the whole request as the standard serializer logs it
+    // (latencies.request, kong/pdk/log.lua @ the commit above).
+    .latency_ms = {"ai.*.meta.llm_latency", "latencies.request"},
 };
 
 }  // namespace ltl
