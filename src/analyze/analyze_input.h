@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "analyze/build_engine.h"
 #include "analyze/build_kv_cache.h"
 #include "analyze/build_profile.h"
 #include "analyze/build_tiers.h"
@@ -25,6 +26,7 @@ struct AnalyzeOptions {
   ReplayOptions replay;
   CapacitySpec capacities;
   std::optional<FleetOptions> fleet;    // --workers
+  std::optional<EngineRun> engine;      // --engine other than ideal
   KvCacheRequest kv_cache;              // eviction policies and KV memory
   TiersRequest tiers;                   // --tiers (empty = none)
   bool warm_prefix = false;             // cache traces: --warm-prefix

@@ -11,6 +11,7 @@
 #include "analyze/cache_buster_causes.h"
 #include "analyze/capacity_knee.h"
 #include "analyze/cctrace_summary.h"
+#include "analyze/engine_profile.h"
 #include "analyze/gateway_findings.h"
 #include "analyze/leaderboards.h"
 #include "analyze/provider_cache_section.h"
@@ -48,6 +49,7 @@ struct Distributions {
 
 struct CurveRow {
   std::string policy = "lru";
+  std::string engine;  // --engine: the KV pool the row replayed ("" = the ideal cache)
   uint64_t capacity_tokens = 0;
   uint64_t capacity_blocks = 0;
   HitTokens hit;
@@ -187,7 +189,9 @@ struct Profile {
   SamplingInfo sampling;
   std::optional<FleetResult> fleet;  // --workers: routing policies over N per-worker caches
   KvCacheSection kv_cache;
-  TiersSection tiers;  // --tiers
+  TiersSection tiers;      // --tiers
+  LoadTiming load_timing;  // durations, when an analysis asked for them
+  EngineProfile engine;    // --engine: the KV pool (analyze/engine_profile.h)
 
   Distributions dist;
   GatewayFindings gateway;  // gateway logs only (gateway.present)

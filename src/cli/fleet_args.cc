@@ -14,6 +14,8 @@ void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
           ->check(CLI::Range(1u, 65536u))
           ->group(group);
   auto need = [&](CLI::Option* o) { o->needs(workers)->group(group); };
+  // The load model also times the engine pool without --workers (--engine).
+  auto load = [&](CLI::Option* o) { o->group(group); };
   need(cmd->add_option("--per-worker-capacity", a->capacity,
                        "Per-worker cache sizes in tokens, comma-separated, 'unbounded' allowed "
                        "(default: the --capacity sizes)"));
@@ -41,11 +43,11 @@ void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
   need(cmd->add_option("--kv-cost-weight", a->kv_cost_weight,
                        "kv-cost: weight of outstanding decode blocks against uncached prefill "
                        "blocks (default 1)"));
-  need(cmd->add_option("--prefill-rate", a->prefill_rate,
+  load(cmd->add_option("--prefill-rate", a->prefill_rate,
                        "Load model: prompt tokens per second one worker prefills (default 10000)"));
-  need(cmd->add_option("--decode-rate", a->decode_rate,
+  load(cmd->add_option("--decode-rate", a->decode_rate,
                        "Load model: output tokens per second per request (default 50)"));
-  need(cmd->add_flag("--no-prefill-queue", a->no_prefill_queue,
+  load(cmd->add_flag("--no-prefill-queue", a->no_prefill_queue,
                      "Load model: prefills on a worker overlap instead of queueing behind each "
                      "other"));
 }

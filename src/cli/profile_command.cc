@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/engine_args.h"
 #include "cli/fleet_args.h"
 #include "cli/input_options.h"
 #include "cli/kv_cache_options.h"
@@ -33,6 +34,7 @@ struct ProfileArgs {
   size_t show_prefix_text = 0;  // --show-prefix-text N (0 = no prompt text in any output)
   TokenizerArgs tok;            // --tokenizer, --data-dir
   FleetArgs fleet;
+  EngineSettings engine;           // --engine, --max-num-seqs (cli/engine_args.h)
   KvCacheArgs kv;                  // eviction policies and KV memory (cli/kv_cache_options.h)
   bool warm_prefix = false;        // cache traces: pre-populate tools+system blocks
   double sample_rate = 1;          // --sample-rate (1 = every block)
@@ -71,6 +73,7 @@ Result<ProfileSpec> ToSpec(const ProfileArgs& a) {
   spec.lru = a.eviction == "sglang" ? LruEngine::kSglang : LruEngine::kVllm;
   spec.kv = KvCacheSettingsOf(a.kv);
   spec.fleet = a.fleet;
+  spec.engine = a.engine;
   spec.warm_prefix = a.warm_prefix;
   spec.show_prefix_text = a.show_prefix_text;
   spec.output_prefix = a.output_prefix;
@@ -179,6 +182,7 @@ void RegisterProfile(CLI::App& app, CommandRegistry& registry) {
   AddTokenizerOptions(cmd, &args->tok);
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line on stderr");
   AddFleetOptions(cmd, &args->fleet);
+  AddEngineOptions(cmd, &args->engine);
   AddKvCacheOptions(cmd, &args->kv);
   cmd->callback([args, &registry] {
     registry.Set([args] { return RunProfile(*args); });

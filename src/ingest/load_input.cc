@@ -124,7 +124,8 @@ void FinishLoad(const std::string& path, ReadContext* ctx, size_t interned_befor
   f.untimed = out->untimed;
   f.implausible = out->times.implausible;
   if (ctx->skips) f.skipped = *ctx->skips;
-  out->files.assign(1, std::move(f));
+  out->files.clear();
+  out->files.push_back(std::move(f));
 }
 
 }  // namespace

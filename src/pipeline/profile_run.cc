@@ -12,6 +12,7 @@
 #include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/requests_jsonl.h"
+#include "simulate/engine_pool.h"
 #include "simulate/eviction_policy.h"
 #include "simulate/trace.h"
 
@@ -29,6 +30,7 @@ std::string SamplingRefusal(const ProfileSpec& spec) {
         "block hit by its own stack distance)");
   if (spec.lru == LruEngine::kSglang) return refuse("--eviction sglang is not supported");
   if (spec.fleet.workers > 0) return refuse("--workers (fleets) is not supported");
+  if (!spec.engine.ideal()) return refuse("--engine other than ideal is not supported");
   if (spec.show_prefix_text > 0) return refuse("--show-prefix-text is not supported");
   if (spec.warm_prefix) return refuse("--warm-prefix is not supported");
   if (spec.requests_out) return refuse("--requests-out is not supported");
@@ -58,6 +60,11 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   auto tiers_request = ResolveTiersArgs(tier_args, *kv_request);
   if (!tiers_request.ok()) return tiers_request.status();
   if (Status fst = CheckFleetArgs(spec.fleet, kv_request->memory); !fst.ok()) return fst;
+  const KvEngine* engine = spec.engine.ideal() ? nullptr : FindEngine(spec.engine.engine);
+  if (!spec.engine.ideal() && !engine)
+    return Status::InvalidArgument(
+        fmt::format("unknown --engine '{}'; valid: ideal, {}", spec.engine.engine, EngineNames()));
+  if (spec.engine.max_num_seqs < 1) return Status::InvalidArgument("--max-num-seqs must be >= 1");
   const bool sampling = spec.sample_rate < 1 || spec.sample_max_blocks > 0;
   if (sampling && kv_request->policies != std::vector<const EvictionPolicy*>{&LruEviction()})
     return Status::InvalidArgument(
@@ -115,6 +122,8 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   const std::string name = RunInputName(named);
   run.MakeContext(name, spec.read, hooks);
   run.ctx.cctrace_warm_prefix = spec.warm_prefix;
+  // Durations are read only for the analyses that put requests in flight in time.
+  run.ctx.durations = spec.fleet.workers > 0 || !spec.engine.ideal();
   if (Status st = run.LoadTokenizer(spec.read); !st.ok()) return st;
   run.ctx.gateway.tokenizer = run.tokenizer.get();
   run.ctx.threads = spec.kv.threads;  // 0 = all cores
@@ -143,8 +152,23 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   analyze.provider_cache = std::move(provider).value();
   Trace trace = BuildTrace(in.records, std::move(run.interner));
   analyze.fleet = ResolveFleetOptions(spec.fleet, trace.block_size, caps, kv_request->memory);
+  if (engine) {
+    EngineRun er;
+    er.engine = engine;
+    er.options.max_num_seqs = spec.engine.max_num_seqs;
+    er.options.load = {spec.fleet.prefill_rate, spec.fleet.decode_rate,
+                       !spec.fleet.no_prefill_queue};
+    er.threads = spec.kv.threads;
+    analyze.engine = er;
+  }
   result.profile = AnalyzeInput(in, trace, skips, analyze);
   Profile& p = result.profile;
+  if (run.ctx.durations) {
+    p.load_timing.asked = true;
+    p.load_timing.logged = trace.logged_durations;
+    p.load_timing.bad = trace.bad_durations;
+    p.load_timing.modelled = RealRequests(trace) - trace.logged_durations;
+  }
   p.sampling.requested_rate = spec.sample_rate;
   p.sampling.max_blocks = spec.sample_max_blocks;
   if (spec.show_prefix_text > 0) {

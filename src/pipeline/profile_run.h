@@ -13,6 +13,7 @@
 #include "analyze/build_profile.h"
 #include "analyze/profile.h"
 #include "common/status.h"
+#include "pipeline/engine_settings.h"
 #include "pipeline/fleet_settings.h"
 #include "pipeline/kv_settings.h"
 #include "pipeline/run_setup.h"
@@ -28,6 +29,7 @@ struct ProfileSpec {
   CapacitySpec capacities;      // both lists empty = DefaultCapacityTokens()
   KvCacheSettings kv;           // eviction policies, KV memory, tiers (kv.threads: the replays')
   FleetSettings fleet;          // --workers 0 = no fleet
+  EngineSettings engine;        // --engine, --max-num-seqs
   bool warm_prefix = false;     // cache traces: pre-populate tools+system blocks
   size_t show_prefix_text = 0;  // characters of each top prefix (0 = no prompt text anywhere)
   std::optional<std::string> output_prefix;  // PREFIX.json and PREFIX.html; none: not written

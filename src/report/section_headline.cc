@@ -228,6 +228,20 @@ class HeadlinePart final : public ReportSection {
       for (auto& [k, v] : h.items()) e[k] = v;
       if (r.policy != "lru") e["underfilled"] = r.underfilled;
       if (p.sampling.active) e["error_points"] = r.error_points;
+      const auto row = static_cast<size_t>(&r - p.curve.data());
+      if (!r.engine.empty() && row < p.engine.rows.size()) {  // --engine (section_engine.cc)
+        const EnginePoolRow& w = p.engine.rows[row];
+        for (const char* k : {"across", "same_conv", "across_tokens", "same_conv_tokens"})
+          e.erase(k);
+        e["engine"] = r.engine;
+        e["waiting_p50_s"] = w.waiting_p50_s;
+        e["waiting_p95_s"] = w.waiting_p95_s;
+        e["waiting_max_s"] = w.waiting_max_s;
+        e["waited_requests"] = w.waited;
+        e["evictions"] = w.evictions;
+        e["too_large"] = w.too_large;
+        e["max_running"] = w.max_running;
+      }
       curve.push_back(e);
     }
     j["curve"] = curve;

@@ -9,6 +9,7 @@
   X(EvictionPoliciesSection)    \
   X(TieredMemorySection)        \
   X(CapacitySection)            \
+  X(EngineSection)              \
   X(FleetSection)               \
   X(SessionsSection)            \
   X(ProviderPromptCacheSection) \
