@@ -9,6 +9,7 @@
 #include "analyze/leaderboards.h"
 #include "analyze/main_finding.h"
 #include "analyze/radix_lru_figures.h"
+#include "common/parallel_jobs.h"
 #include "simulate/aiperf_rate.h"
 #include "simulate/fleet_sim.h"
 #include "simulate/lru_curve.h"
@@ -87,7 +88,7 @@ void FillRadixLruFigures(const Trace& trace, const ReplayOptions& options, const
 
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
-                  const FleetOptions* fleet) {
+                  const FleetOptions* fleet, unsigned threads) {
   p->block_size = trace.block_size;
   p->warmup = options.warmup;
   p->order = options.order;
@@ -110,19 +111,26 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   }
   p->has_conversations = trace.num_conversations > 0;
 
-  LruCurve steady = LruCurve::Compute(trace, options);
+  // The steady-state curve and, with a warm-up, the cold one (no warm-up) are independent one-pass
+  // replays of the same trace: side by side when a second thread is allowed.
+  ReplayOptions cold_opts = options;
+  cold_opts.warmup = 0;
+  LruCurve steady, cold;
+  RunParallel(options.warmup == 0 ? 1 : 2, threads, [&](size_t job) {
+    if (job == 0)
+      steady = LruCurve::Compute(trace, options);
+    else
+      cold = LruCurve::Compute(trace, cold_opts);
+  });
   p->measured_requests = steady.measured_requests();
   p->measured_tokens = steady.measured_tokens();
   p->ceiling = steady.Unbounded();
   p->saturation_blocks = steady.saturation_blocks();
 
-  ReplayOptions cold_opts = options;
-  cold_opts.warmup = 0;
   if (options.warmup == 0) {
     p->cold_ceiling = p->ceiling;
     p->cold_measured_tokens = p->measured_tokens;
   } else {
-    LruCurve cold = LruCurve::Compute(trace, cold_opts);
     p->cold_ceiling = cold.Unbounded();
     p->cold_measured_tokens = cold.measured_tokens();
     p->sampling.cold_ceiling_error_points = cold.ErrorPoints(LruCurve::kUnboundedCapacity);

@@ -22,9 +22,10 @@ struct CapacitySpec {
 std::vector<uint64_t> DefaultCapacityTokens();
 
 // Fills the replay and distribution parts of *p (input description fields are the caller's).
-// With `fleet`, also simulates the fleet (p->fleet).
+// With `fleet`, also simulates the fleet (p->fleet). `threads` (0 = every core, 1 = this thread
+// only) bounds the replays run side by side; the figures do not depend on it.
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
-                  const FleetOptions* fleet = nullptr);
+                  const FleetOptions* fleet = nullptr, unsigned threads = 1);
 
 }  // namespace ltl

@@ -18,28 +18,10 @@ Result<uint64_t> ParseSize(std::string_view text) {
   while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
   while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
   if (t.empty()) return Status::InvalidArgument("empty size");
-  uint64_t mult = 1;
-  char last = t.back();
-  switch (last) {
-    case 'k':
-    case 'K':
-      mult = 1ull << 10;
-      break;
-    case 'm':
-    case 'M':
-      mult = 1ull << 20;
-      break;
-    case 'g':
-    case 'G':
-      mult = 1ull << 30;
-      break;
-    case 't':
-    case 'T':
-      mult = 1ull << 40;
-      break;
-    default:
-      break;
-  }
+  // K, M, G, T (either case): powers of 1024.
+  constexpr std::string_view kSuffixes = "kmgt";
+  const size_t power = kSuffixes.find(static_cast<char>(t.back() | 0x20));
+  const uint64_t mult = power == std::string_view::npos ? 1 : 1ull << (10 * (power + 1));
   if (mult != 1) t.remove_suffix(1);
   double v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);

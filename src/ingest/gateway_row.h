@@ -6,6 +6,7 @@
 // rows can be processed in any order; the result depends on the row alone.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
 #include <simdjson.h>
 
 #include <cstdint>
@@ -126,6 +127,12 @@ class GatewayRowProcessor {
   const char* filler_field_ = nullptr;
   std::string scratch_;
   std::string masked_;  // a system prompt string with its volatile words masked
+  // A system prompt part's key for conversation links: the digest of its canonical form with its
+  // volatile words masked, memoized by the digest of its exact canonical form.
+  uint64_t MaskedSystemDigest(simdjson::dom::element part);
+  static constexpr size_t kMaxMaskedSystems = 4096;
+  std::string system_canonical_;
+  absl::flat_hash_map<uint64_t, uint64_t> masked_system_;  // exact digest -> masked digest
 };
 
 }  // namespace ltl

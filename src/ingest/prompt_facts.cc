@@ -2,6 +2,7 @@
 #include "ingest/prompt_facts.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "hash/block_cutter.h"
@@ -12,9 +13,17 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::object;
 
-inline bool WordChar(unsigned char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
-         c == ':' || c == '.' || c == '/' || c == '_' || c == '+';
+// The bytes of a word (ASCII letters, digits and - : . / _ +), as a table: the mask tests every
+// byte of every system prompt and tool result that holds a digit.
+constexpr std::array<bool, 256> kWordChar = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[c] = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+           c == ':' || c == '.' || c == '/' || c == '_' || c == '+';
+  return t;
+}();
+inline bool WordChar(char c) {
+  return kWordChar[static_cast<unsigned char>(c)];
 }
 
 bool Volatile(std::string_view w) {
@@ -62,26 +71,33 @@ bool SameSegment(const Segment& a, const Segment& b) {
   return a.kind == b.kind && a.role == b.role && a.message == b.message && a.index == b.index;
 }
 
+// Appends the masked text to *out only from the first volatile word on, in runs (no byte-by-byte
+// copy); false, with *out untouched, when no word is volatile (the text masks to itself).
+bool MaskVolatileIfAny(std::string_view text, std::string* out) {
+  const size_t n = text.size();
+  size_t i = 0, copied = 0;
+  bool any = false;
+  while (i < n) {
+    while (i < n && !WordChar(text[i])) ++i;
+    size_t j = i;
+    while (j < n && WordChar(text[j])) ++j;
+    if (j > i && Volatile(text.substr(i, j - i))) {
+      if (!any) out->clear();
+      any = true;
+      out->append(text.data() + copied, i - copied);
+      out->push_back('#');
+      copied = j;
+    }
+    i = j;
+  }
+  if (any) out->append(text.data() + copied, n - copied);
+  return any;
+}
+
 }  // namespace
 
 void MaskVolatile(std::string_view text, std::string* out) {
-  out->clear();
-  size_t i = 0;
-  const size_t n = text.size();
-  while (i < n) {
-    if (!WordChar(static_cast<unsigned char>(text[i]))) {
-      out->push_back(text[i++]);
-      continue;
-    }
-    size_t j = i;
-    while (j < n && WordChar(static_cast<unsigned char>(text[j]))) ++j;
-    const std::string_view w = text.substr(i, j - i);
-    if (Volatile(w))
-      out->push_back('#');
-    else
-      out->append(w);
-    i = j;
-  }
+  if (!MaskVolatileIfAny(text, out)) out->assign(text);
 }
 
 void AppendCanonical(element e, std::string* out, std::string* masked) {
@@ -117,10 +133,7 @@ void AppendCanonical(element e, std::string* out, std::string* masked) {
       // std::string per value: minify's string builder was ~4% of a worker on agentic logs).
       std::string_view s;
       if (e.get_string().get(s)) return;
-      if (masked) {
-        MaskVolatile(s, masked);
-        s = *masked;
-      }
+      if (masked && HasDigit(s) && MaskVolatileIfAny(s, masked)) s = *masked;
       out->push_back('"');
       out->append(std::to_string(s.size()));
       out->push_back(':');
@@ -182,12 +195,9 @@ void PromptFactsBuilder::FillRuns(std::string_view text, const std::vector<Run>*
     }
     const std::string_view piece = text.substr(r.begin, r.end - r.begin);
     r.digest = Digest(piece);
-    if (HasDigit(piece)) {
-      MaskVolatile(piece, &masked_);
-      r.masked_digest = Digest(masked_);
-    } else {
-      r.masked_digest = r.digest;
-    }
+    // Most pieces hold no volatile word: their masked digest is their digest, with no copy.
+    r.masked_digest =
+        HasDigit(piece) && MaskVolatileIfAny(piece, &masked_) ? Digest(masked_) : r.digest;
     r.code_points = CountCodePoints(piece);
   }
 }

@@ -147,6 +147,23 @@ bool SystemFirst(array list, object* first) {
          IsSystemRole(role);
 }
 
+// The leading system/developer message's content where a layout moves it (into a system block of
+// its own making), labelled as message 0 and marked as the span that identifies the conversation.
+void AppendLeadingSystem(object first, RenderedPrompt* p) {
+  const size_t begin = Mark(p);
+  element content;
+  ContentAs as(p, MessageSegment(StringField(first, "role"), 0));
+  if (Field(first, "content", &content)) AppendContent(content, p);
+  AddSpan(begin, p);
+}
+
+// The rules every layout starts from: the family's reasoning rule, every message rendered.
+MessageRules RulesOf(const FamilyRules& f) {
+  MessageRules r;
+  r.reasoning = f.reasoning;
+  return r;
+}
+
 }  // namespace
 
 // GLM-4.5 / unknown models: a system block holding the tools comes before the whole conversation.
@@ -158,8 +175,7 @@ const char* RenderToolsFirst(object body, const FamilyRules& f, RenderedPrompt* 
     AppendToolsBlock(body, p);
     p->text.append("<|im_end|>\n");
   }
-  MessageRules r;
-  r.reasoning = f.reasoning;
+  MessageRules r = RulesOf(f);
   return RenderMessages(body, m.list, r, p);
 }
 
@@ -168,18 +184,13 @@ const char* RenderToolsFirst(object body, const FamilyRules& f, RenderedPrompt* 
 const char* RenderToolsInSystem(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
-  MessageRules r;
-  r.reasoning = f.reasoning;
+  MessageRules r = RulesOf(f);
   object first;
   const bool system_first = SystemFirst(m.list, &first);
   if (HasTools(body)) {
     p->text.append("<|im_start|>system\n");
     if (system_first) {
-      size_t begin = Mark(p);
-      element content;
-      ContentAs as(p, MessageSegment(StringField(first, "role"), 0));
-      if (Field(first, "content", &content)) AppendContent(content, p);
-      AddSpan(begin, p);
+      AppendLeadingSystem(first, p);
       p->text.append("\n\n");
       r.from = 1;
     }
@@ -194,18 +205,13 @@ const char* RenderToolsInSystem(object body, const FamilyRules& f, RenderedPromp
 const char* RenderToolsInFirstUser(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
-  MessageRules r;
-  r.reasoning = f.reasoning;
+  MessageRules r = RulesOf(f);
   r.tools_in_first_user = true;
   object first;
   p->text.append(
       "<|im_start|>system\nCutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n");
   if (SystemFirst(m.list, &first)) {
-    size_t begin = Mark(p);
-    element content;
-    ContentAs as(p, MessageSegment(StringField(first, "role"), 0));
-    if (Field(first, "content", &content)) AppendContent(content, p);
-    AddSpan(begin, p);
+    AppendLeadingSystem(first, p);
     r.from = 1;
   }
   p->text.append("<|im_end|>\n");
@@ -216,8 +222,7 @@ const char* RenderToolsInFirstUser(object body, const FamilyRules& f, RenderedPr
 const char* RenderNoTools(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
-  MessageRules r;
-  r.reasoning = f.reasoning;
+  MessageRules r = RulesOf(f);
   return RenderMessages(body, m.list, r, p);
 }
 
@@ -226,8 +231,7 @@ const char* RenderNoTools(object body, const FamilyRules& f, RenderedPrompt* p) 
 const char* RenderToolsBeforeLastUser(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
-  MessageRules r;
-  r.reasoning = f.reasoning;
+  MessageRules r = RulesOf(f);
   r.tools_before_last_user = true;
   return RenderMessages(body, m.list, r, p);
 }
@@ -237,8 +241,7 @@ const char* RenderToolsBeforeLastUser(object body, const FamilyRules& f, Rendere
 const char* RenderSystemInLastUser(object body, const FamilyRules& f, RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
-  MessageRules r;
-  r.reasoning = f.reasoning;
+  MessageRules r = RulesOf(f);
   r.tools_before_last_user = true;
   r.system_in_last_user = true;
   return RenderMessages(body, m.list, r, p);
@@ -265,11 +268,7 @@ const char* RenderHarmony(object body, const FamilyRules& f, RenderedPrompt* p) 
   if (system_first || HasTools(body)) {
     p->text.append("<|im_start|>developer\n");
     if (system_first) {
-      size_t begin = Mark(p);
-      element content;
-      ContentAs as(p, MessageSegment(StringField(first, "role"), 0));
-      if (Field(first, "content", &content)) AppendContent(content, p);
-      AddSpan(begin, p);
+      AppendLeadingSystem(first, p);
       p->text.append("\n\n");
       r.from = 1;
     }

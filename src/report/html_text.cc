@@ -1,32 +1,13 @@
 // HTML escaping (see html_text.h).
 #include "report/html_text.h"
 
+#include "common/html_escape.h"
+
 namespace ltl {
 
 std::string HtmlEscape(std::string_view text) {
   std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
+  AppendHtmlEscaped(text, "&quot;", &out);
   return out;
 }
 

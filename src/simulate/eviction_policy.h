@@ -68,6 +68,44 @@ class EvictionPolicy {
                                                 uint32_t dense_blocks) const = 0;
 };
 
+// The shape of an offline policy (optimal, radix-lru): data prepared once from the whole trace and
+// shared by every capacity, then one replay per capacity over it. Not online: such a policy needs
+// the trace (the future, or its prefix tree) before the first request.
+template <typename Data>
+class PreparedReplayPolicy : public EvictionPolicy {
+ public:
+  bool one_pass() const override { return false; }
+  bool slow() const override { return true; }
+  std::unique_ptr<PreparedTrace> Prepare(const Trace& trace) const override {
+    auto p = std::make_unique<Prepared>();
+    p->data = PrepareData(trace);
+    return p;
+  }
+  std::vector<ReplayResult> Evaluate(const Trace& trace, const ReplayOptions& options,
+                                     const std::vector<uint64_t>& capacities,
+                                     const PreparedTrace* prepared) const override {
+    std::unique_ptr<PreparedTrace> own;
+    if (!prepared) prepared = (own = Prepare(trace)).get();
+    const Data& data = static_cast<const Prepared*>(prepared)->data;
+    std::vector<ReplayResult> out;
+    out.reserve(capacities.size());
+    for (uint64_t c : capacities) out.push_back(ReplayAt(trace, data, c, options));
+    return out;
+  }
+  bool online() const override { return false; }
+  std::unique_ptr<BlockCache> MakeCache(uint64_t, uint32_t) const override { return nullptr; }
+
+ protected:
+  virtual Data PrepareData(const Trace& trace) const = 0;
+  virtual ReplayResult ReplayAt(const Trace& trace, const Data& data, uint64_t capacity_blocks,
+                                const ReplayOptions& options) const = 0;
+
+ private:
+  struct Prepared final : PreparedTrace {
+    Data data;
+  };
+};
+
 // Every registered policy, in report order.
 const std::vector<const EvictionPolicy*>& EvictionPolicies();
 // By name or alias, case-insensitive; an error listing the registered names when unknown.

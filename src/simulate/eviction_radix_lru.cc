@@ -33,38 +33,21 @@
 namespace ltl {
 namespace {
 
-struct PreparedNodes final : PreparedTrace {
-  RadixNodes nodes;
-};
-
-class RadixLruPolicy final : public EvictionPolicy {
+// Fleets would need the tree per worker: not online yet.
+class RadixLruPolicy final : public PreparedReplayPolicy<RadixNodes> {
  public:
   std::string_view name() const override { return "radix-lru"; }
   std::string_view summary() const override {
     return "SGLang's radix-tree LRU: least recent unlocked leaf (kvcache-simulator's lru)";
   }
   std::vector<std::string_view> aliases() const override { return {"sglang"}; }
-  bool one_pass() const override { return false; }
-  bool slow() const override { return true; }
-  std::unique_ptr<PreparedTrace> Prepare(const Trace& trace) const override {
-    auto p = std::make_unique<PreparedNodes>();
-    p->nodes = ComputeRadixNodes(trace);
-    return p;
+
+ private:
+  RadixNodes PrepareData(const Trace& trace) const override { return ComputeRadixNodes(trace); }
+  ReplayResult ReplayAt(const Trace& trace, const RadixNodes& nodes, uint64_t capacity_blocks,
+                        const ReplayOptions& options) const override {
+    return ReplayRadixLruAt(trace, nodes, capacity_blocks, options);
   }
-  std::vector<ReplayResult> Evaluate(const Trace& trace, const ReplayOptions& options,
-                                     const std::vector<uint64_t>& capacities,
-                                     const PreparedTrace* prepared) const override {
-    std::unique_ptr<PreparedTrace> own;
-    if (!prepared) prepared = (own = Prepare(trace)).get();
-    const RadixNodes& nodes = static_cast<const PreparedNodes*>(prepared)->nodes;
-    std::vector<ReplayResult> out;
-    out.reserve(capacities.size());
-    for (uint64_t c : capacities) out.push_back(ReplayRadixLruAt(trace, nodes, c, options));
-    return out;
-  }
-  // Fleets would need the tree per worker; not offered yet.
-  bool online() const override { return false; }
-  std::unique_ptr<BlockCache> MakeCache(uint64_t, uint32_t) const override { return nullptr; }
 };
 
 }  // namespace

@@ -8,14 +8,14 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/utf8_append.h"  // AppendUtf8
+
 namespace ltl {
 
 // Decodes the code point starting at text[i] (text must be valid UTF-8); sets *len to its bytes.
 uint32_t DecodeUtf8At(std::string_view text, size_t i, size_t* len);
 // The code point ending right before text[end] (end > 0); sets *len to its bytes.
 uint32_t DecodeUtf8Before(std::string_view text, size_t end, size_t* len);
-// Appends the UTF-8 encoding of cp.
-void AppendUtf8(uint32_t cp, std::string* out);
 
 bool IsUnicodeWhiteSpace(uint32_t cp);
 bool IsRegexWordChar(uint32_t cp);

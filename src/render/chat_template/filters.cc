@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/html_escape.h"
 #include "render/chat_template/errors.h"
 #include "render/chat_template/evaluator.h"
 #include "render/chat_template/json.h"
@@ -256,27 +257,7 @@ Value Escape(const Value& v, Arena* a) {
   std::string_view in = StrView(s, a);
   if (in.find_first_of("&<>\"'") == std::string_view::npos) return s;
   std::string out;
-  for (char c : in) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&#34;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
+  AppendHtmlEscaped(in, "&#34;", &out);  // markupsafe's entities
   return NewString(a, out, DominantSegment(s));
 }
 

@@ -252,15 +252,7 @@ class Lexer {
       size_t p = SkipSpaces(tag + 2 + (sign ? 1 : 0));
       if (s.compare(p, 6, "endraw") == 0) {
         p = SkipSpaces(p + 6);
-        size_t end = std::string_view::npos;
-        if (s.compare(p, 3, "+%}") == 0) {
-          end = p + 3;
-        } else if (s.compare(p, 3, "-%}") == 0) {
-          end = SkipSpaces(p + 3);
-        } else if (s.compare(p, 2, "%}") == 0) {
-          end = p + 2;
-          if (end < s.size() && s[end] == '\n') ++end;
-        }
+        const size_t end = BlockTagEnd(p);
         if (end != std::string_view::npos) {
           EmitText(s.substr(pos, tag - pos), pos, sign, true, false);
           *line_starting = end > 0 && s[end - 1] == '\n';
@@ -269,6 +261,17 @@ class Lexer {
       }
       search = tag + 2;
     }
+  }
+
+  // Where the text after a block tag's end at p starts ("%}", "-%}" or "+%}"), as transformers'
+  // settings make it: trim_blocks drops one newline after "%}", "-" strips the whitespace after it,
+  // "+" keeps everything. npos when no block end is at p.
+  size_t BlockTagEnd(size_t p) const {
+    const std::string_view s = src_;
+    if (s.compare(p, 3, "+%}") == 0) return p + 3;
+    if (s.compare(p, 3, "-%}") == 0) return SkipSpaces(p + 3);
+    if (s.compare(p, 2, "%}") != 0) return std::string_view::npos;
+    return p + 2 < s.size() && s[p + 2] == '\n' ? p + 3 : p + 2;  // trim_blocks
   }
 
   size_t SkipComment(size_t tag, size_t p, bool* line_starting) {
@@ -297,14 +300,7 @@ class Lexer {
       if (balance.empty()) {
         size_t end = std::string_view::npos;
         if (block) {
-          if (s.compare(p, 3, "+%}") == 0) {
-            end = p + 3;
-          } else if (s.compare(p, 3, "-%}") == 0) {
-            end = SkipSpaces(p + 3);
-          } else if (s.compare(p, 2, "%}") == 0) {
-            end = p + 2;
-            if (end < s.size() && s[end] == '\n') ++end;  // trim_blocks
-          }
+          end = BlockTagEnd(p);
         } else {
           if (s.compare(p, 3, "-}}") == 0) {
             end = SkipSpaces(p + 3);

@@ -8,13 +8,14 @@
 #include <string>
 #include <string_view>
 
+#include "common/utf8_append.h"  // AppendUtf8
+
 namespace ltl::ct {
 
 // Decodes the code point at s[i] and advances i; an ill-formed byte decodes as itself (0x80..0xFF).
 uint32_t NextCodePoint(std::string_view s, size_t* i);
 // The start of the code point ending at s[end-1].
 size_t PrevCodePointStart(std::string_view s, size_t end);
-void AppendUtf8(uint32_t cp, std::string* out);
 // Number of code points (Python len()).
 size_t CodePointCount(std::string_view s);
 bool IsAscii(std::string_view s);
