@@ -65,6 +65,12 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
     return Status::InvalidArgument(
         fmt::format("unknown --engine '{}'; valid: ideal, {}", spec.engine.engine, EngineNames()));
   if (spec.engine.max_num_seqs < 1) return Status::InvalidArgument("--max-num-seqs must be >= 1");
+  // Per-worker pools are not modelled yet: refused rather than a fleet of ideal caches under an
+  // --engine the user asked for.
+  if (engine && spec.fleet.workers > 0)
+    return Status::InvalidArgument(
+        "--engine with --workers: per-worker engine pools are not modelled yet; run --engine "
+        "without --workers (the single pool) or --workers with the ideal caches");
   const bool sampling = spec.sample_rate < 1 || spec.sample_max_blocks > 0;
   if (sampling && kv_request->policies != std::vector<const EvictionPolicy*>{&LruEviction()})
     return Status::InvalidArgument(
