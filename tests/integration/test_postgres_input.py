@@ -367,6 +367,11 @@ class PostgresInput(unittest.TestCase):
         c = rep["counts"]
         self.assertEqual(c["requests"] + c["filtered_status"], 6, c)
         print(f"six 48 MB rows from PostgreSQL: peak RSS {peak_kib // 1024} MiB", file=sys.stderr)
+        if os.environ.get("LTL_SANITIZED") in ("1", "ON", "TRUE", "true"):
+            # AddressSanitizer keeps freed buffers in its quarantine (256 MB by default): the peak
+            # there says nothing about how many rows a batch held (524 MiB measured). The
+            # optimised suite checks the bound.
+            return
         self.assertLess(peak_kib, 450 * 1024, f"peak RSS {peak_kib} KiB")
 
     def test_since_on_a_file_is_refused(self):
