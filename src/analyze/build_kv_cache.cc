@@ -74,6 +74,7 @@ void BuildKvCacheSection(const Trace& trace, const ReplayOptions& options,
     const Capacity& c = caps[i % caps.size()];
     CurveRow row;
     row.policy = std::string(run.policy->name());
+    row.headline = run.policy == &HeadlineLru(options.lru);
     row.capacity_blocks = c.blocks;
     row.capacity_tokens = c.tokens;
     row.capacity_gib = c.gib;

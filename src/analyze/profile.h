@@ -49,6 +49,9 @@ struct Distributions {
 
 struct CurveRow {
   std::string policy = "lru";
+  // The curve's own policy (the LRU the headline figures use, radix under --eviction sglang);
+  // reports pick rows by this, never by a policy's name.
+  bool headline = true;
   std::string engine;  // --engine: the KV pool the row replayed ("" = the ideal cache)
   uint64_t capacity_tokens = 0;
   uint64_t capacity_blocks = 0;

@@ -54,10 +54,14 @@ double Pow2Ceil(double v) {
   return std::exp2(std::ceil(std::log2(std::max(v, 1.0))));
 }
 
-std::string PolicyMarker(const std::string& policy, double cx, double cy) {
-  if (policy == "fifo")
+// Policies other than the curve's own are told apart by their place among them (marker shape and
+// colour cycle through three styles), so a new policy needs no line here.
+constexpr size_t kPolicyStyles = 3;
+
+std::string PolicyMarker(size_t style, double cx, double cy) {
+  if (style % kPolicyStyles == 0)
     return fmt::format("<path class=\"marker\" d=\"M{} {} l5 9 h-10 z\"/>", Num(cx), Num(cy - 6));
-  if (policy == "optimal")
+  if (style % kPolicyStyles == 1)
     return fmt::format("<path class=\"marker\" d=\"M{} {} l6 6 l-6 6 l-6 -6 z\"/>", Num(cx),
                        Num(cy - 6));
   return fmt::format("<rect class=\"marker\" x=\"{}\" y=\"{}\" width=\"9\" height=\"9\"/>",
@@ -90,7 +94,7 @@ std::string CapacityChartHtml(const Profile& p) {
   std::vector<const CurveRow*> others;
   for (const auto* rows : {&p.curve, &p.kv_cache.rows})
     for (const CurveRow& r : *rows)
-      if (r.policy != "lru" && !r.underfilled && r.capacity_tokens > 0) others.push_back(&r);
+      if (!r.headline && !r.underfilled && r.capacity_tokens > 0) others.push_back(&r);
   for (const CurveRow* r : others) {
     lo = std::min(lo, static_cast<double>(r->capacity_tokens));
     hi = std::max(hi, static_cast<double>(r->capacity_tokens) * 1.5);
@@ -199,7 +203,7 @@ std::string CapacityChartHtml(const Profile& p) {
   // Asked sizes.
   o += "<g class=\"asked\">\n";
   for (const CurveRow& r : p.curve) {
-    if (r.policy != "lru" || r.capacity_tokens == 0) continue;
+    if (!r.headline || r.capacity_tokens == 0) continue;
     const double rate = p.Rate(r.hit, r.measured_tokens);
     const double cx = x(static_cast<double>(r.capacity_tokens)), cy = y(rate);
     o += fmt::format(
@@ -216,15 +220,19 @@ std::string CapacityChartHtml(const Profile& p) {
   }
   o += "</g>\n";
   // Other policies.
-  std::set<std::string> policies;
-  for (const CurveRow* r : others) policies.insert(r->policy);
-  for (const std::string& pol : policies) {
-    o += fmt::format("<g class=\"policy policy-{}\">\n", HtmlEscape(pol));
+  std::vector<std::string> policies;  // in the order the rows list them (--policies order)
+  for (const CurveRow* r : others)
+    if (std::find(policies.begin(), policies.end(), r->policy) == policies.end())
+      policies.push_back(r->policy);
+  for (size_t style = 0; style < policies.size(); ++style) {
+    const std::string& pol = policies[style];
+    o += fmt::format("<g class=\"policy policy-style-{}\" data-policy=\"{}\">\n",
+                     style % kPolicyStyles, HtmlEscape(pol));
     for (const CurveRow* rp : others) {
       const CurveRow& r = *rp;
       if (r.policy != pol) continue;
       const double rate = p.Rate(r.hit, r.measured_tokens);
-      o += "<g>" + PolicyMarker(pol, x(static_cast<double>(r.capacity_tokens)), y(rate));
+      o += "<g>" + PolicyMarker(style, x(static_cast<double>(r.capacity_tokens)), y(rate));
       o += fmt::format("<title>{} at {}: {}</title></g>\n", HtmlEscape(pol),
                        SizeLabel(p, static_cast<double>(r.capacity_tokens)), Percent(rate));
     }
@@ -265,9 +273,9 @@ std::string CapacityChartHtml(const Profile& p) {
   }
   o += "<li><span class=\"swatch line-lru\"></span>LRU, every cache size</li>\n";
   o += "<li><span class=\"swatch dot-asked\"></span>sizes asked for</li>\n";
-  for (const std::string& pol : policies)
-    o += fmt::format("<li><span class=\"swatch marker-{}\"></span>{}</li>\n", HtmlEscape(pol),
-                     HtmlEscape(pol));
+  for (size_t style = 0; style < policies.size(); ++style)
+    o += fmt::format("<li><span class=\"swatch marker-style-{}\"></span>{}</li>\n",
+                     style % kPolicyStyles, HtmlEscape(policies[style]));
   o += "<li><span class=\"swatch line-ceiling\"></span>ceiling (unbounded cache)</li>\n";
   if (p.knee.found)
     o += "<li><span class=\"swatch dot-knee\"></span>knee: past it, doubling the cache adds less "

@@ -7,7 +7,7 @@ namespace ltl {
 inline constexpr const char* kReportCss = R"CSS(
 :root { --ink:#1d2330; --muted:#5b6475; --line:#d9dee7; --bg:#ffffff; --panel:#f6f8fb;
   --lru:#1f3a93; --across:#4f86d9; --same:#f0a23b; --ceiling:#c0392b; --knee:#2e7d32;
-  --bar:#5b8bd6; --fifo:#8e44ad; --optimal:#16a085; }
+  --bar:#5b8bd6; --policy0:#8e44ad; --policy1:#16a085; --policy2:#d35400; }
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 0; background: var(--bg); color: var(--ink);
@@ -76,8 +76,9 @@ code.prefix { font-size: 12px; white-space: pre-wrap; word-break: break-all; col
 .asked-point { fill: #fff; stroke: var(--lru); stroke-width: 2; }
 .chart .point-label { font-size: 10.5px; fill: var(--lru); }
 .policy .marker { fill: #7f8c8d; stroke: #fff; stroke-width: 1; }
-.policy-fifo .marker { fill: var(--fifo); }
-.policy-optimal .marker { fill: var(--optimal); }
+.policy-style-0 .marker { fill: var(--policy0); }
+.policy-style-1 .marker { fill: var(--policy1); }
+.policy-style-2 .marker { fill: var(--policy2); }
 ul.legend { list-style: none; padding: 0; margin: 6px 0 0; font-size: 13px; color: var(--muted);
   display: flex; flex-wrap: wrap; gap: 4px 18px; }
 .swatch { display: inline-block; width: 18px; height: 10px; margin-right: 6px; vertical-align: middle;
@@ -88,9 +89,10 @@ ul.legend { list-style: none; padding: 0; margin: 6px 0 0; font-size: 13px; colo
 .swatch.line-ceiling { height: 0; border-top: 2px dashed var(--ceiling); border-radius: 0; }
 .swatch.dot-asked { width: 10px; height: 10px; border: 2px solid var(--lru); border-radius: 50%; }
 .swatch.dot-knee { width: 10px; height: 10px; border: 2.5px solid var(--knee); border-radius: 50%; }
-.swatch.marker-fifo { width: 11px; height: 10px; background: var(--fifo); border-radius: 0;
+.swatch.marker-style-0 { width: 11px; height: 10px; background: var(--policy0); border-radius: 0;
   clip-path: polygon(50% 0, 100% 100%, 0 100%); }
-.swatch.marker-optimal { width: 10px; background: var(--optimal); transform: rotate(45deg); }
+.swatch.marker-style-1 { width: 10px; background: var(--policy1); transform: rotate(45deg); }
+.swatch.marker-style-2 { width: 9px; height: 9px; background: var(--policy2); border-radius: 0; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(430px, 1fr)); gap: 14px 22px; }
 .panel { border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
 .quant { font-size: 13px; color: var(--muted); margin: 0 0 4px; font-variant-numeric: tabular-nums; }

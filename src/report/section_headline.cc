@@ -91,7 +91,9 @@ std::string HeadlineHtml(const Profile& p) {
   o += fmt::format("<p class=\"finding-main\">{}</p>\n", HtmlEscape(MainFinding(p)));
 
   // Hit rate at the sizes asked, one column per policy.
-  std::vector<std::string> policies = {"lru"};
+  std::vector<std::string> policies;  // the curve's own policy first, as the rows list it
+  for (const CurveRow& r : p.curve)
+    if (r.headline && policies.empty()) policies.push_back(r.policy);
   for (const CurveRow& r : p.curve)
     if (std::find(policies.begin(), policies.end(), r.policy) == policies.end())
       policies.push_back(r.policy);
@@ -129,7 +131,9 @@ std::string HeadlineHtml(const Profile& p) {
                          ErrorText(p, r->error_points));
     }
     if (p.has_conversations) {
-      const CurveRow* r = row_for("lru", blocks);
+      const CurveRow* r = nullptr;
+      for (const CurveRow& c : p.curve)
+        if (c.headline && c.capacity_blocks == blocks) r = &c;
       if (r)
         o += fmt::format("<td class=\"num\">{}</td><td class=\"num\">{}</td>",
                          Percent(Ratio(r->hit.across, r->measured_tokens)),
@@ -226,7 +230,7 @@ class HeadlinePart final : public ReportSection {
              {"capacity_blocks", r.capacity_blocks}};
       Json h = HitJson(r.hit, r.measured_tokens, p.has_conversations);
       for (auto& [k, v] : h.items()) e[k] = v;
-      if (r.policy != "lru") e["underfilled"] = r.underfilled;
+      if (!r.headline) e["underfilled"] = r.underfilled;
       if (p.sampling.active) e["error_points"] = r.error_points;
       const auto row = static_cast<size_t>(&r - p.curve.data());
       if (!r.engine.empty() && row < p.engine.rows.size()) {  // --engine (section_engine.cc)
@@ -289,7 +293,7 @@ class HeadlinePart final : public ReportSection {
     else
       out += "hit rate by cache size  (cold start: all requests)\n";
     for (const CurveRow& r : p.curve) {
-      if (r.policy != "lru") continue;
+      if (!r.headline) continue;
       std::string label = r.capacity_tokens > 0
                               ? fmt::format("{} tokens", TokenSize(r.capacity_tokens))
                               : fmt::format("{} blocks", WithCommas(r.capacity_blocks));

@@ -68,9 +68,40 @@ Profile HostileProfile() {
   p.findings.push_back(std::string("finding ") + kScript);
   CurveRow fifo = p.curve.front();
   fifo.policy = kImg;
+  fifo.headline = false;
   p.curve.push_back(fifo);
   p.leaderboards.by_volume.front().text = std::string(kScript) + kImg;
   return p;
+}
+
+// The chart tells the curve's own rows from other policies' by the row's role, not its name: a
+// headline LRU named "radix-lru" (--eviction sglang) is drawn as the asked sizes, and policies the
+// report has never heard of get their own marker style each, in the order the rows list them.
+TEST(ReportHtml, CapacityChartDrawsRowsByRoleNotByName) {
+  Profile p = HostileProfile();
+  p.curve.resize(2);  // the two asked sizes of the curve
+  for (CurveRow& r : p.curve) r.policy = "radix-lru";
+  for (const char* name : {"zz-new", "sieve"}) {
+    CurveRow other = p.curve.back();
+    other.policy = name;
+    other.headline = false;
+    p.kv_cache.rows.push_back(other);
+  }
+  const std::string html = RenderReportHtml(p);
+  auto count = [&](const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = html.find(needle); at != std::string::npos; at = html.find(needle, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("class=\"asked-point\""), 2u);
+  EXPECT_EQ(count("data-policy=\"radix-lru\""), 0u);
+  EXPECT_EQ(count("<g class=\"policy policy-style-0\" data-policy=\"zz-new\">"), 1u);
+  EXPECT_EQ(count("<g class=\"policy policy-style-1\" data-policy=\"sieve\">"), 1u);
+  EXPECT_EQ(count("<span class=\"swatch marker-style-0\"></span>zz-new</li>"), 1u);
+  EXPECT_EQ(count("<span class=\"swatch marker-style-1\"></span>sieve</li>"), 1u);
+  // The table's first column is the curve's own policy, under its own name.
+  EXPECT_EQ(count("<th class=\"num\">radix-lru hit rate</th>"), 1u);
 }
 
 TEST(ReportHtml, InputStringsAppearOnlyEscaped) {
