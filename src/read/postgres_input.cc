@@ -1,8 +1,10 @@
-// PostgresStream: rows of one table through a libpq server-side cursor, written out as the CSV
-// `COPY ... TO STDOUT WITH (FORMAT csv, HEADER)` gives (psql's \copy): the text output of each
-// value, NULL as an empty unquoted field, a value quoted (quotes doubled) when it is empty or holds
-// a comma, quote, CR or LF, or is `\.`; records end in LF. The CSV form is kept (rather than a
-// second row path) so a table and its \copy export give the same report by construction.
+// PostgresStream: the rows of one table streamed by the server as
+// `COPY (SELECT ...) TO STDOUT WITH (FORMAT csv, HEADER)` (what psql's \copy writes) in a read-only
+// transaction. The server writes rows as fast as the socket takes them while the workers process
+// the ones already read, so there is no round trip per batch (issue 30, item 4: the FETCH cursor
+// waited for each batch); libpq hands over one row at a time, so only the row being copied out is
+// held whatever the table's row sizes (issue 35, item 14). The CSV form keeps one row path, so a
+// table and its \copy export give the same report by construction.
 #include "read/postgres_input.h"
 
 #include <libpq-fe.h>
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ltl {
@@ -24,12 +27,6 @@ namespace {
 
 constexpr std::string_view kDefaultTable = "LiteLLM_SpendLogs";
 constexpr std::string_view kDefaultTimeColumn = "startTime";
-// Rows per FETCH are sized by bytes (issue 35, item 14: a fixed first batch of 100 rows held six
-// 100 MB rows at once, 1.7 GB): the first FETCH takes one row, each next one as many rows of the
-// largest size seen so far as fit in kBatchBytes (at least one, at most kBatchRowsMax). Only a row
-// larger than every row before it can make a batch exceed kBatchBytes by more than one row.
-constexpr size_t kBatchBytes = 16u << 20;
-constexpr int kBatchRowsMax = 10000, kBatchRowsStart = 1;
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -212,7 +209,7 @@ Result<std::string> QuotedTable(PGconn* conn, const std::string& table) {
   return out;
 }
 
-// Seconds since the epoch as a timestamp literal PostgreSQL reads for both `timestamp` (the zone
+// Seconds since the epoch as a timestamp PostgreSQL reads for both `timestamp` (the zone
 // is ignored: LiteLLM's DateTime columns hold UTC) and `timestamptz` (the zone is used).
 std::string TimestampParam(double epoch_seconds) {
   const double whole = std::floor(epoch_seconds);
@@ -228,38 +225,33 @@ std::string TimestampParam(double epoch_seconds) {
                      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, micros);
 }
 
-void AppendCsvField(std::string* out, const char* v, size_t n, bool null) {
-  if (null) return;
-  const bool quote = n == 0 || std::memchr(v, ',', n) || std::memchr(v, '"', n) ||
-                     std::memchr(v, '\n', n) || std::memchr(v, '\r', n) ||
-                     (n == 2 && v[0] == '\\' && v[1] == '.');
-  if (!quote) {
-    out->append(v, n);
-    return;
-  }
-  out->push_back('"');
-  for (size_t i = 0; i < n; ++i) {
-    if (v[i] == '"') out->push_back('"');
-    out->push_back(v[i]);
-  }
-  out->push_back('"');
-}
-
+// The COPY's rows, one at a time from libpq, copied into the reader's buffer.
 class PostgresStream : public InputStream {
  public:
   PostgresStream(PGconn* conn, std::unique_ptr<NoticeContext> notices)
       : notices_(std::move(notices)), conn_(conn) {}
-  ~PostgresStream() override { PQfinish(conn_); }
+  ~PostgresStream() override {
+    if (row_) PQfreemem(row_);
+    PQfinish(conn_);
+  }
 
   Result<size_t> Read(char* buf, size_t cap) override {
-    while (pos_ == pending_.size()) {
-      if (done_) return size_t{0};
-      Status st = FetchBatch();
-      if (!st.ok()) return st;
+    size_t n = 0;
+    while (n < cap && !done_) {
+      if (pos_ == len_) {
+        // The first row of a call may wait for the server; later ones are taken only when libpq
+        // already holds them (or the socket has them now), so the reader gets what has arrived.
+        if (n > 0 && !PQconsumeInput(conn_)) break;
+        Status st = NextRow(/*wait=*/n == 0);
+        if (!st.ok()) return st;
+        if (pos_ == len_) break;  // none in hand yet, or the end
+      }
+      const size_t take = std::min(cap - n, len_ - pos_);
+      std::memcpy(buf + n, row_ + pos_, take);
+      pos_ += take;
+      n += take;
     }
-    const size_t n = std::min(cap, pending_.size() - pos_);
-    std::memcpy(buf, pending_.data() + pos_, n);
-    pos_ += n;
+    produced_ += n;
     return n;
   }
   uint64_t raw_bytes_read() const override { return produced_; }
@@ -267,68 +259,62 @@ class PostgresStream : public InputStream {
   const char* encoding() const override { return "postgresql"; }
 
  private:
-  Status FetchBatch() {
-    pending_.clear();
-    pos_ = 0;
-    PGresult* res = PQexec(conn_, fmt::format("FETCH {} FROM ltl_rows", batch_rows_).c_str());
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-      std::string msg = Scrub(OneLine(PQresultErrorMessage(res)), notices_->secrets);
+  // Replaces the row held by the next one; at the end of the COPY checks how the command ended and
+  // commits the read-only transaction.
+  Status NextRow(bool wait) {
+    if (row_) PQfreemem(row_);
+    row_ = nullptr;
+    pos_ = len_ = 0;
+    char* data = nullptr;
+    const int got = PQgetCopyData(conn_, &data, wait ? 0 : 1);
+    if (got > 0) {
+      row_ = data;
+      len_ = static_cast<size_t>(got);
+      return Status::Ok();
+    }
+    if (got == 0) return Status::Ok();  // not in hand yet (only when not waiting)
+    done_ = true;
+    if (got == -2) return Failure(PQerrorMessage(conn_));
+    // -1: the COPY is over; its result says whether it ended well (a statement timeout or a
+    // cancelled query ends it early with an error).
+    Status st = Status::Ok();
+    while (PGresult* res = PQgetResult(conn_)) {
+      if (st.ok() && PQresultStatus(res) != PGRES_COMMAND_OK)
+        st = Failure(PQresultErrorMessage(res));
       PQclear(res);
-      done_ = true;
-      return Status::IoError("PostgreSQL query failed: " + msg);
     }
-    const int cols = PQnfields(res), rows = PQntuples(res);
-    if (!header_written_) {
-      for (int c = 0; c < cols; ++c) {
-        if (c) pending_ += ',';
-        const char* name = PQfname(res, c);
-        AppendCsvField(&pending_, name, std::strlen(name), false);
-      }
-      pending_ += '\n';
-      header_written_ = true;
-    }
-    for (int r = 0; r < rows; ++r) {
-      const size_t row_start = pending_.size();
-      for (int c = 0; c < cols; ++c) {
-        if (c) pending_ += ',';
-        AppendCsvField(&pending_, PQgetvalue(res, r, c),
-                       static_cast<size_t>(PQgetlength(res, r, c)), PQgetisnull(res, r, c) != 0);
-      }
-      pending_ += '\n';
-      largest_row_ = std::max(largest_row_, pending_.size() - row_start);
-    }
-    PQclear(res);
-    produced_ += pending_.size();
-    if (rows < batch_rows_) {  // the cursor is exhausted: end the read-only transaction
-      done_ = true;
-      PQclear(PQexec(conn_, "CLOSE ltl_rows"));
-      PQclear(PQexec(conn_, "COMMIT"));
-    }
-    batch_rows_ = static_cast<int>(
-        std::clamp<size_t>(kBatchBytes / std::max<size_t>(largest_row_, 1), 1, kBatchRowsMax));
-    return Status::Ok();
+    if (st.ok()) PQclear(PQexec(conn_, "COMMIT"));
+    return st;
+  }
+
+  Status Failure(const char* message) const {
+    return Status::IoError("PostgreSQL query failed: " +
+                           Scrub(OneLine(message), notices_->secrets));
   }
 
   std::unique_ptr<NoticeContext> notices_;  // outlives conn_ (PQfinish may still send notices)
   PGconn* conn_;
-  std::string pending_;
-  size_t pos_ = 0;
+  char* row_ = nullptr;  // the row being copied out (libpq's allocation), or null
+  size_t pos_ = 0, len_ = 0;
   uint64_t produced_ = 0;
-  int batch_rows_ = kBatchRowsStart;
-  size_t largest_row_ = 0;  // the largest row so far, as CSV bytes
-  bool header_written_ = false, done_ = false;
+  bool done_ = false;
 };
 
-Status RunCommand(PGconn* conn, const std::string& sql, const std::vector<std::string>& params) {
-  std::vector<const char*> values;
-  values.reserve(params.size());
-  for (const auto& p : params) values.push_back(p.c_str());
-  PGresult* res = PQexecParams(conn, sql.c_str(), static_cast<int>(values.size()), nullptr,
-                               values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
+Status RunCommand(PGconn* conn, const std::string& sql) {
+  PGresult* res = PQexec(conn, sql.c_str());
   const bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
   std::string msg = ok ? std::string() : OneLine(PQresultErrorMessage(res));
   PQclear(res);
   return ok ? Status::Ok() : Status::InvalidArgument(msg);
+}
+
+// `text` as a quoted SQL literal (COPY takes no bound parameters).
+Result<std::string> Literal(PGconn* conn, const std::string& text) {
+  char* q = PQescapeLiteral(conn, text.data(), text.size());
+  if (!q) return Status::InvalidArgument(OneLine(PQerrorMessage(conn)));
+  std::string out = q;
+  PQfreemem(q);
+  return out;
 }
 
 }  // namespace
@@ -423,21 +409,27 @@ Result<std::unique_ptr<InputStream>> OpenPostgres(const std::string& uri,
     return Status::InvalidArgument(
         fmt::format("{}: {}", shown, Scrub(qcol.status().message(), secrets)));
 
-  std::string sql = "DECLARE ltl_rows NO SCROLL CURSOR FOR SELECT * FROM " + *qtable;
-  std::vector<std::string> params;
-  if (options.since) {
-    params.push_back(TimestampParam(*options.since));
-    sql += fmt::format(" WHERE {} >= ${}", *qcol, params.size());
+  // The bounds are timestamps this function formatted, quoted as literals by libpq.
+  std::string where;
+  for (const auto& [bound, op] : {std::pair{options.since, ">="}, std::pair{options.until, "<"}}) {
+    if (!bound) continue;
+    auto lit = Literal(conn, TimestampParam(*bound));
+    if (!lit.ok())
+      return Status::InvalidArgument(
+          fmt::format("{}: {}", shown, Scrub(lit.status().message(), secrets)));
+    where += fmt::format(" {} {} {} {}", where.empty() ? "WHERE" : "AND", *qcol, op, *lit);
   }
-  if (options.until) {
-    params.push_back(TimestampParam(*options.until));
-    sql += fmt::format(" {} {} < ${}", params.size() == 1 ? "WHERE" : "AND", *qcol, params.size());
-  }
-  if (Status st = RunCommand(conn, "BEGIN TRANSACTION READ ONLY", {}); !st.ok())
+  if (Status st = RunCommand(conn, "BEGIN TRANSACTION READ ONLY"); !st.ok())
     return Status::IoError(fmt::format("{}: {}", shown, Scrub(st.message(), secrets)));
-  if (Status st = RunCommand(conn, sql, params); !st.ok())
+  const std::string sql =
+      fmt::format("COPY (SELECT * FROM {}{}) TO STDOUT WITH (FORMAT csv, HEADER)", *qtable, where);
+  PGresult* res = PQexec(conn, sql.c_str());
+  const bool copying = PQresultStatus(res) == PGRES_COPY_OUT;
+  const std::string msg = copying ? std::string() : OneLine(PQresultErrorMessage(res));
+  PQclear(res);
+  if (!copying)
     return Status::InvalidArgument(
-        fmt::format("{}: table {}: {}", shown, table, Scrub(st.message(), secrets)));
+        fmt::format("{}: table {}: {}", shown, table, Scrub(msg, secrets)));
   PGconn* owned = guard.release();
   return std::unique_ptr<InputStream>(new PostgresStream(owned, std::move(notices)));
 }

@@ -1,8 +1,8 @@
-// PostgreSQL as an input: `postgresql://user@host/db?table=NAME` read through libpq with a
-// server-side cursor (DECLARE ... NO SCROLL CURSOR, FETCH in batches), delivered as the same CSV
-// bytes `psql -c "\copy (SELECT * FROM NAME) TO STDOUT CSV HEADER"` writes, so the rows go down the
-// one CSV row path (detection, sources, locator) like the piped form. Streaming: one batch of rows
-// is held at a time, and the batch shrinks when its rows are large.
+// PostgreSQL as an input: `postgresql://user@host/db?table=NAME` streamed through libpq as
+// `COPY (SELECT * FROM NAME) TO STDOUT WITH (FORMAT csv, HEADER)` in a read-only transaction: the
+// same CSV bytes `psql -c "\copy (SELECT * FROM NAME) TO STDOUT CSV HEADER"` writes, so the rows go
+// down the one CSV row path (detection, sources, locator) like the piped form. Streaming: the
+// server sends rows while earlier ones are processed, and one row is held at a time.
 #pragma once
 
 #include <memory>
@@ -15,8 +15,8 @@
 
 namespace ltl {
 
-// --since/--until, pushed into the query as a WHERE on the time column: bound parameters, never
-// text built into the SQL.
+// --since/--until, pushed into the query as a WHERE on the time column: timestamps the tool formats
+// itself, quoted by libpq as literals (COPY takes no bound parameters), never the user's text.
 struct PostgresQueryOptions {
   std::optional<double> since, until;  // seconds since the epoch (UTC); since <= t < until
   std::string time_column;             // "" = startTime (LiteLLM_SpendLogs)
@@ -30,7 +30,7 @@ bool IsPostgresUri(std::string_view path);
 // that could be part of a password scrubbed; every other parameter is left out.
 std::string RedactPostgresUri(std::string_view uri);
 
-// Connects, declares the cursor over `table` (the URI's `table=` parameter, `schema.table`
+// Connects, starts the COPY of `table` (the URI's `table=` parameter, `schema.table`
 // allowed, quoted as identifiers) and returns the rows as CSV. Errors are one line naming the
 // redacted URI: cannot connect (refused, authentication), no such table or column, bad URI.
 Result<std::unique_ptr<InputStream>> OpenPostgres(const std::string& uri,

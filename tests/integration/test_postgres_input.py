@@ -178,7 +178,7 @@ class PostgresInput(unittest.TestCase):
         psql(admin, "-c", "CREATE DATABASE ltltest")
         cls.uri = cls.server.uri()
         psql(cls.uri, "-c", CREATE_TABLE)
-        cls.calls = workload(n_conv=40, turns=6)  # 240 rows: several FETCH batches
+        cls.calls = workload(n_conv=40, turns=6)  # 240 rows
         rows = spendlog_rows(cls.calls)
         f = io.StringIO()
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
@@ -336,17 +336,19 @@ class PostgresInput(unittest.TestCase):
         r = env.run(["profile", uri, "-q", "-o", out, "--salt-file", self.salt])
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = r.stderr.splitlines()
-        self.assertGreater(len(lines), 3, r.stderr)
+        # The connection's own transaction, then the COPY's read-only transaction (3 lines with
+        # PostgreSQL 15); at least two, whatever a server version adds.
+        self.assertGreaterEqual(len(lines), 2, r.stderr)
         for line in lines:
             self.assertTrue(line.startswith("llmtrafficlens: warning: postgresql://ltl@/ltltest"
                                             f"?host={self.server.sock}: server notice: "), line)
         self.assertNotIn(PASSWORD, r.stderr)
 
     def test_large_rows_are_fetched_a_few_at_a_time(self):
-        """Issue 35, item 14: FETCH batches are sized by bytes, not rows. Six rows of 48 MB each
-        (an unused api_key column): a fixed first batch of 100 rows held all 288 MB twice (the
-        PGresult and its CSV), over 576 MB; fetched one row at a time the peak stays near a few
-        rows' size. Peak RSS of the run, from getrusage in a wrapper process of its own."""
+        """Issue 35, item 14: memory is bounded by bytes, not rows. Six rows of 48 MB each (an
+        unused api_key column): a fixed first batch of 100 rows held all 288 MB twice (the
+        PGresult and its CSV), over 576 MB; streamed by COPY one row at a time the peak stays near
+        a few rows' size. Peak RSS of the run, from getrusage in a wrapper process of its own."""
         big = "BigRows"
         psql(self.uri, "-c", f'CREATE TABLE "{big}" (LIKE "{TABLE}" INCLUDING ALL)')
         psql(self.uri, "-c", f'INSERT INTO "{big}" SELECT * FROM "{TABLE}" '
