@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "render/chat_template/chat_template.h"
-#include "render/chat_template/template_messages.h"
+#include "jinja/chat_template.h"
+#include "jinja/template_messages.h"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <simdjson.h>
 
 #include "fuzz/fuzz_util.h"
+#include "jinja/py_json.h"
 #include "render/layout.h"
-#include "render/py_json.h"
 #include "render/render_prompt.h"
 
 namespace {

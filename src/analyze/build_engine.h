@@ -1,6 +1,7 @@
 // BuildEngineRows: --engine without --workers: the engine's KV pool replaces the single cache of
 // the curve (docs/SEMANTICS.md "Engine KV pool"). Each curve row's hit tokens become the pool's at
 // that size, and the pool's waiting times, evictions and too-large requests go to p->engine.
+// Internal to src/analyze/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include "analyze/profile.h"

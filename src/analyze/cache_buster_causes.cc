@@ -7,8 +7,8 @@
 #include <map>
 #include <unordered_set>
 
+#include "common/segment_map.h"
 #include "common/units.h"
-#include "render/chat_template/segment_map.h"
 
 namespace ltl {
 namespace {

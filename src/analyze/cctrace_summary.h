@@ -1,6 +1,7 @@
 // CctraceSummary: what a cache-trace (cctrace) profile adds to the report — the parent and
 // sub-agent hit rates of the reference replay (unbounded, cold, one cache per conversation and a
 // fresh one per sub-agent), in total and per conversation file, and the provider's usage sums.
+// Internal to src/analyze/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

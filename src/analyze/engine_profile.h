@@ -2,6 +2,7 @@
 // "Engine KV pool"): how many requests carried their own duration, and, with --engine, the pool's
 // figures per size. Filled by the pipeline and analyze stages, rendered by
 // report/section_engine.cc.
+// Internal to src/analyze/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

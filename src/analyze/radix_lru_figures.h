@@ -4,6 +4,7 @@
 // gives it exactly: each capacity is its own replay (radix_lru_replay.h), run on the policy sweep's
 // threads and memoized, so the curve rows, the chart's points and the knee's grid cost one replay
 // per distinct capacity.
+// Internal to src/analyze/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

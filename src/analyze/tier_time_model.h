@@ -4,6 +4,7 @@
 // quantiles with and without the cache, prefill GPU-seconds saved per day, the end-to-end
 // speed-up and, with a GPU-hour price, the money. Estimates of a stated model, not measurements
 // (docs/SEMANTICS.md, "Time model").
+// Internal to src/analyze/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <string>

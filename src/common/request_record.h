@@ -16,7 +16,7 @@ struct SegmentFact {
   uint32_t masked_digest = 0;  // the same with volatile substrings (dates, times, ids) masked
   uint32_t token_start = 0;    // first token of the segment (segments are contiguous, in order)
   uint16_t item = 0xffff;      // message index, or tool index for kTools (0xffff = none)
-  uint8_t kind = 0;            // SegmentKind (render/chat_template/segment_map.h)
+  uint8_t kind = 0;            // SegmentKind (common/segment_map.h)
   uint8_t role = 0;            // SegmentRole
 };
 

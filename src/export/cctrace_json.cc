@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "render/py_json.h"
+#include "jinja/py_json.h"
 
 namespace ltl {
 namespace {

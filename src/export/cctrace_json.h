@@ -3,6 +3,7 @@
 // surrogate pairs; key order kept; Python's float repr), after removing every `cache_control` and
 // `signature` key at any depth. Duplicate keys keep their first position and their last value,
 // as Python's json.loads builds the dict.
+// Internal to src/export/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <simdjson.h>

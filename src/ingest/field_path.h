@@ -5,6 +5,7 @@
 // AnyValue; `[N]` indexes an array; `*` tries every member of an object. A JSON string met before
 // the path ends is parsed as JSON and walked into (bodies logged as JSON text). For CSV the first
 // segment names a column (or the whole path does, when a column has that name).
+// Internal to src/ingest/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <simdjson.h>

@@ -12,7 +12,7 @@
 #include "ingest/model_match.h"
 #include "ingest/prompt_facts.h"
 #include "read/json_line.h"
-#include "render/render_parts.h"
+#include "render/render_prompt.h"
 
 namespace ltl {
 namespace {
@@ -98,28 +98,6 @@ void ReadUsage(element response, Usage* u) {
     }
     if (Key(usage, "output_tokens", &v) && ReadInt(v, &x)) u->output = x;
   }
-}
-
-// The generated text of a response (OpenAI choices, Anthropic content), for an output estimate.
-bool AppendResponseText(element response, RenderedPrompt* text) {
-  bool any = false;
-  simdjson::dom::array choices;
-  if (!response.at_key("choices").get_array().get(choices)) {
-    for (element c : choices) {
-      object msg;
-      if (c.at_key("message").get_object().get(msg)) continue;
-      element content;
-      if (Key(msg, "content", &content)) render::AppendContent(content, text);
-      render::AppendToolCalls(msg, text);
-      any = true;
-    }
-  }
-  element content;
-  if (!any && Key(response.get_object().value_unsafe(), "content", &content)) {
-    render::AppendContent(content, text);
-    any = true;
-  }
-  return any;
 }
 
 std::string HexKey(char tag, uint64_t h) {

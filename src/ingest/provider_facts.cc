@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include "common/segment_map.h"
 #include "ingest/prompt_facts.h"
-#include "render/chat_template/segment_map.h"
 
 namespace ltl {
 namespace {

@@ -6,7 +6,7 @@
 #include <map>
 #include <string_view>
 
-#include "render/py_json.h"
+#include "jinja/py_json.h"
 
 namespace ltl {
 namespace {

@@ -3,6 +3,7 @@
 // role+parts messages with system instructions and tool definitions as separate attributes, and
 // OpenLLMetry's flattened gen_ai.prompt.N.* / llm.request.functions.N.* attributes. Each writes an
 // OpenAI chat request as JSON text ({"messages": [...], "tools": [...]}) for the renderer.
+// Internal to src/ingest/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <simdjson.h>

@@ -4,6 +4,7 @@
 // usage and timing. Driven by a SourceSpec table (ingest/source_spec.h) plus the user's overrides
 // (--body-field, --status-field, --session-field, --time-field, --model-field). Used by profile,
 // export --to mooncake|bailian (through GatewayRowProcessor) and export --to cctrace alike.
+// Internal to src/ingest/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <simdjson.h>

@@ -1,6 +1,7 @@
 // Which source wrote a gateway log: the registered tables (ingest/source_spec.h) are tried on the
 // first record (JSON) or the header (CSV); every detect key must be present, the highest priority
 // wins, and the generic source is the fallback. Says why, for report.json.
+// Internal to src/ingest/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <string>

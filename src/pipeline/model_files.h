@@ -3,6 +3,7 @@
 // gateway readers try in order. Named folders come first (matched on the request's model name,
 // ingest/model_match.h), then the one serving every request (--chat-template or --model-dir DIR);
 // requests no entry serves keep the fixed layouts and --tokenizer.
+// Internal to src/pipeline/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <memory>

@@ -1,6 +1,7 @@
 // --show-prefix-text N: a second pass over a gateway log that renders again only the rows that
 // first contained each listed prefix, and stores the first N characters of each prefix in the
 // leaderboard rows. Opt-in: without the flag no prompt text reaches any output.
+// Internal to src/pipeline/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 // Resolution of a profile run's provider-cache settings (--provider-cache, --provider-ttl,
 // --prices) into the analyze stage's ProviderCacheOptions. Errors are one printable line naming
 // the option, or the price file and the JSON path.
+// Internal to src/pipeline/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <string>

@@ -4,6 +4,7 @@
 // merged in the order given (MergeShards, ingest/merge_inputs.h). Shards and logs mix freely as
 // long as every gateway log was hashed with the same salt and cut the same way. Skips are counted
 // one way for every command: each file's own counter (InputFileSummary::skipped) into *ctx->skips.
+// Internal to src/pipeline/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <string>

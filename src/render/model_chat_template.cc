@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "common/json_memory.h"
-#include "render/py_json.h"
+#include "jinja/py_json.h"
 
 namespace ltl {
 

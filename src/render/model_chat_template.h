@@ -3,7 +3,7 @@
 // Loaded from a `.jinja` file or a Hugging Face `tokenizer_config.json` whose `chat_template` is a
 // string or a list of named templates; the special tokens (bos_token, eos_token, ...) come from
 // that tokenizer_config.json (for a .jinja file: the tokenizer_config.json next to it, if any).
-// A request is rendered as vLLM renders it (render/chat_template/template_messages.h) and the
+// A request is rendered as vLLM renders it (jinja/template_messages.h) and the
 // result is a RenderedPrompt whose conversation and tool spans come from the segment map.
 // Immutable after loading: worker threads share one and render with their own scratch.
 #pragma once
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "common/status.h"
-#include "render/chat_template/chat_template.h"
-#include "render/chat_template/template_messages.h"
+#include "jinja/chat_template.h"
+#include "jinja/template_messages.h"
 #include "render/render_prompt.h"
 
 namespace ltl {

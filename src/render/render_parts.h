@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "render/py_json.h"
+#include "jinja/py_json.h"
 #include "render/render_prompt.h"
 
 namespace ltl::render {

@@ -1,4 +1,4 @@
-// RenderPrompt: layout choice and dispatch (see render_prompt.h).
+// RenderPrompt: layout choice and dispatch, and a response's generated text (see render_prompt.h).
 #include "render/render_prompt.h"
 
 #include "render/render_parts.h"
@@ -14,6 +14,28 @@ void RenderedPrompt::Clear() {
   segments.Clear();
   content_segment = Segment{};
   content_depth = 0;
+}
+
+bool AppendResponseText(simdjson::dom::element response, RenderedPrompt* text) {
+  bool any = false;
+  simdjson::dom::array choices;
+  if (!response.at_key("choices").get_array().get(choices)) {
+    for (simdjson::dom::element c : choices) {
+      simdjson::dom::object msg;
+      if (c.at_key("message").get_object().get(msg)) continue;
+      simdjson::dom::element content;
+      if (render::Field(msg, "content", &content)) render::AppendContent(content, text);
+      render::AppendToolCalls(msg, text);
+      any = true;
+    }
+  }
+  simdjson::dom::element content;
+  simdjson::dom::object top;
+  if (!any && !response.get_object().get(top) && render::Field(top, "content", &content)) {
+    render::AppendContent(content, text);
+    any = true;
+  }
+  return any;
 }
 
 bool IsAnthropicBody(simdjson::dom::element body) {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "render/chat_template/segment_map.h"
+#include "common/segment_map.h"
 #include "render/layout.h"
 
 namespace ltl {
@@ -41,6 +41,10 @@ struct RenderedPrompt {
 // nullptr on success, else a fixed skip reason (never input text).
 const char* RenderPrompt(simdjson::dom::element body, Layout requested, std::string_view model,
                          RenderedPrompt* out, int64_t now_unix_seconds = 0);
+
+// Appends the generated text of a response (OpenAI `choices[].message` content and tool calls, else
+// Anthropic `content`) for an output-token estimate; false when the response has neither.
+bool AppendResponseText(simdjson::dom::element response, RenderedPrompt* text);
 
 // True when the body is in Anthropic Messages format (top-level system, tools with input_schema,
 // or Anthropic-only content blocks).

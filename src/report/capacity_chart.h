@@ -2,6 +2,7 @@
 // curve (stepped), the across/same-conversation split as stacked areas when conversations are
 // known, other policies' points, the asked sizes, the ceiling line, the knee past which a doubling
 // buys less than one point, and a GiB axis when the model's KV bytes per token are known.
+// Internal to src/report/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
 // The "fleet" object of report.json (docs/FORMATS.md): settings, bounds, and per routing policy
 // and per-worker capacity the hit rate and the load spread.
+// Internal to src/report/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,7 @@
 // The fleet section of the terminal summary: hit rate by routing policy and per-worker cache size
 // with the pooled bound and the ceiling, the load spread at the largest size, and what the policies
 // fell back on.
+// Internal to src/report/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
 // The gateway findings (analyze/gateway_findings.h) as report.json's "gateway" object and as the
 // terminal's session-identifier and provider-cache lines.
+// Internal to src/report/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <nlohmann/json.hpp>

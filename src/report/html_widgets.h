@@ -1,5 +1,6 @@
 // Small pieces every report section uses: ratios, thousands separators, and the HTML building
 // blocks of the page (cards, share bars, count tables, histogram panels).
+// Internal to src/report/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
 // report.json's "kv_cache" object: eviction policies side by side (see docs/FORMATS.md).
+// Internal to src/report/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,6 @@
 // The stylesheet inlined into report.html: system fonts only (no downloads), light theme,
 // laptop-width layout, and print rules (no page breaks inside a chart or table, colours kept).
+// Internal to src/report/ (tests/build/internal_headers.cmake).
 #pragma once
 
 namespace ltl {

@@ -1,5 +1,6 @@
 // report.html charts of the tiers section: hits by tier stacked across hierarchy sizes, and the
 // estimated TTFT quantiles with and without the cache (inline SVG over svg_chart's scales).
+// Internal to src/report/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <string>

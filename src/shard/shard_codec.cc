@@ -13,7 +13,7 @@
 #include <unordered_map>
 
 #include "common/atomic_file.h"
-#include "render/chat_template/segment_map.h"
+#include "common/segment_map.h"
 
 namespace ltl {
 namespace {

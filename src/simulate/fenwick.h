@@ -1,5 +1,6 @@
 // Fenwick (binary indexed) tree of 32-bit counts: prefix sums and point updates in O(log n).
 // Hand-written because it is a dozen lines and no Debian library offers one.
+// Internal to src/simulate/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // Hashing for the cache-oblivious routers: a 64-bit mixer and rendezvous (highest random weight)
 // hashing, which is consistent — removing a worker moves only the keys that worker held — with no
 // ring to build. Hand-written: a dozen lines, and the routers need exactly this and nothing more.
+// Internal to src/simulate/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

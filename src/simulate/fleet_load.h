@@ -2,6 +2,7 @@
 // (fleet_options.h). A request admitted at its arrival stays until its finish time; advancing the
 // clock to the next arrival retires every request finished by then. With the prefill queue, each
 // worker remembers when its prefill stage frees up.
+// Internal to src/simulate/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 // same per-block record as the rest of the replay's state so one cache line serves a block.
 // Hand-written because std::priority_queue cannot erase arbitrary entries and a node-based
 // std::set costs an allocation per insertion on a path taken tens of millions of times.
+// Internal to src/simulate/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

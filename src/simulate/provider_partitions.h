@@ -1,6 +1,7 @@
 // ProviderPartitions: the exact, small index of the cache partition a provider keeps a request in
 // (the model string as sent, and OpenAI's prompt_cache_key digest when one was sent), shared by the
 // provider-cache plug-ins. With the partition rule off every request is in partition 0.
+// Internal to src/simulate/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <absl/container/flat_hash_map.h>

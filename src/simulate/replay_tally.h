@@ -1,6 +1,7 @@
 // ReplayTally: the bookkeeping every per-capacity replay shares — which requests are measured, the
 // token-weighted hit of each measured request, the across/same-conversation split, and whether the
 // cache was under memory pressure before the measured window ("underfilled", docs/SEMANTICS.md).
+// Internal to src/simulate/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // The GPT-2 "ByteLevel" alphabet used by Hugging Face byte-level BPE vocabularies: every byte is
 // written as one printable code point (printable Latin-1 bytes as themselves, the other 68 bytes
 // as U+0100.. in byte order). Vocabulary strings are mapped back to raw bytes with it.
+// Internal to src/tokenize/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <array>

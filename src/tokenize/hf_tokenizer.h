@@ -4,6 +4,7 @@
 // `normalized: true` are found in the normalized stretch, what remains is pre-tokenized and each
 // piece encoded by the BPE model. Post-processor tokens such as a BOS are not added: a chat
 // template's rendered text already carries its own.
+// Internal to src/tokenize/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <atomic>

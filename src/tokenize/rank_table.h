@@ -1,5 +1,6 @@
 // RankTable: byte string -> token rank, the lookup at the heart of byte-pair encoding. Keys live in
 // one arena; lookups take a string_view and never allocate.
+// Internal to src/tokenize/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <absl/container/flat_hash_map.h>

@@ -1,5 +1,6 @@
 // The code points whose general category the reference tokenizers (Unicode 16) and PCRE2 10.42
 // (Unicode 14) disagree on, per property, as PCRE2 bracket-class members.
+// Internal to src/tokenize/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <string_view>

@@ -2,6 +2,7 @@
 // from ICU: White_Space (Rust `char::is_whitespace`, regex `\s`), regex `\w` (Alphabetic, marks,
 // decimal digits, connector punctuation, Join_Control), and one-code-point UTF-8 decoding on
 // valid text.
+// Internal to src/tokenize/ (tests/build/internal_headers.cmake).
 #pragma once
 
 #include <cstddef>

@@ -6,7 +6,7 @@
 //       an optional "__now__" key (unix seconds) is what strftime_now formats.
 //   chat_template_driver TEMPLATE --requests FILE.jsonl [--special-tokens JSON]
 //       each line is an OpenAI chat or Anthropic Messages body, turned into template variables
-//       by the engine rules of render/chat_template/template_messages.h.
+//       by the engine rules of jinja/template_messages.h.
 //   --segments adds the segment map ({"spans": [[offset, length, kind, role, message, index]]}).
 // A template that does not parse prints {"parse_error": ...} once and exits 0.
 #include <simdjson.h>
@@ -17,10 +17,10 @@
 #include <sstream>
 #include <string>
 
-#include "render/chat_template/chat_template.h"
-#include "render/chat_template/json.h"
-#include "render/chat_template/template_messages.h"
-#include "render/py_json.h"
+#include "jinja/chat_template.h"
+#include "jinja/json.h"
+#include "jinja/py_json.h"
+#include "jinja/template_messages.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 """What an engine does to a request body before the chat template (test reference, standard
 library + jinja2 only): vLLM's OpenAI server rules as docs/SEMANTICS.md states them, written
 from vLLM's source independently of the C++ implementation
-(src/render/chat_template/template_messages.cc), so the oracle test checks both.
+(src/jinja/template_messages.cc), so the oracle test checks both.
 
 Sources (vllm-project/vllm): entrypoints/chat_utils.py @ 001eadcf, renderers/hf.py @ 02e64f58,
 openai/chat_completion/protocol.py @ 002032ee, openai/engine/protocol.py @ 040a2cc2,

@@ -10,8 +10,8 @@
 
 #include <string>
 
-#include "render/chat_template/chat_template.h"
-#include "render/chat_template/json.h"
+#include "jinja/chat_template.h"
+#include "jinja/json.h"
 
 namespace ltl {
 namespace {

@@ -12,9 +12,9 @@
 
 #include <string>
 
-#include "render/chat_template/chat_template.h"
-#include "render/chat_template/json.h"
-#include "render/chat_template/template_messages.h"
+#include "jinja/chat_template.h"
+#include "jinja/json.h"
+#include "jinja/template_messages.h"
 
 namespace ltl {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "analyze/provider_prices.h"
+#include "common/segment_map.h"
 #include "common/siphash.h"
 #include "ingest/provider_facts.h"
-#include "render/chat_template/segment_map.h"
 #include "simulate/provider_cache.h"
 #include "simulate/provider_gap.h"
 

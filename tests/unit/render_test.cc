@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "render/py_json.h"
+#include "jinja/py_json.h"
 
 namespace ltl {
 namespace {

@@ -1,0 +1,51 @@
+# ctest build.internal_headers: a header whose role comment says "Internal to src/STAGE/" may be
+# included only by files of that stage (tests, benchmarks and fuzz targets may include it: they test
+# the stage from inside). The stage graph (stage_boundaries.cmake) lets a higher stage include any
+# header of a lower one; this check keeps a stage's implementation details out of that view.
+# Scans ROOT/src/ and ROOT/python/ (the binding is a front end like cli/).
+# Usage: cmake -DROOT=<source tree> -P internal_headers.cmake
+# Prints every violation as "FILE includes HEADER (internal to src/STAGE/)" and fails if any.
+if(NOT ROOT)
+  message(FATAL_ERROR "usage: cmake -DROOT=<source tree> -P internal_headers.cmake")
+endif()
+get_filename_component(ROOT "${ROOT}" ABSOLUTE)
+file(GLOB_RECURSE headers RELATIVE ${ROOT}/src ${ROOT}/src/*.h)
+set(internal "")
+foreach(h ${headers})
+  # The marker sits in the header comment, at the top of the file.
+  file(STRINGS ${ROOT}/src/${h} head LIMIT_INPUT 2000 REGEX "Internal to src/[a-z_]+/")
+  if(head MATCHES "Internal to src/([a-z_]+)/")
+    set(owner ${CMAKE_MATCH_1})
+    set(owner_${h} ${owner})
+    list(APPEND internal ${h})
+    string(REGEX REPLACE "/.*" "" dir "${h}")
+    if(NOT dir STREQUAL owner)
+      message(SEND_ERROR "src/${h} says it is internal to src/${owner}/ but lives in src/${dir}/")
+    endif()
+  endif()
+endforeach()
+list(LENGTH internal n_internal)
+if(n_internal EQUAL 0)
+  message(FATAL_ERROR "no header under ${ROOT}/src is marked internal: the marker was not found")
+endif()
+file(GLOB_RECURSE sources RELATIVE ${ROOT} ${ROOT}/src/*.cc ${ROOT}/src/*.h ${ROOT}/python/*.cc)
+set(violations 0)
+foreach(s ${sources})
+  if(s MATCHES "^src/([a-z_]+)/")
+    set(stage ${CMAKE_MATCH_1})
+  else()
+    set(stage "")  # python/: a front end, no stage of its own
+  endif()
+  file(STRINGS ${ROOT}/${s} includes REGEX "^#include \"[^\"]+\"")
+  foreach(line ${includes})
+    string(REGEX REPLACE "^#include \"([^\"]+)\".*" "\\1" target "${line}")
+    if(DEFINED owner_${target} AND NOT owner_${target} STREQUAL stage)
+      message(NOTICE "${s} includes ${target} (internal to src/${owner_${target}}/)")
+      math(EXPR violations "${violations} + 1")
+    endif()
+  endforeach()
+endforeach()
+if(violations GREATER 0)
+  message(FATAL_ERROR "${violations} include(s) of another stage's internal headers")
+endif()
+message(STATUS "${n_internal} internal headers, included only inside their stages")
