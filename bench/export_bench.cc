@@ -77,7 +77,7 @@ void Measure(const std::string& file, const std::string& out_dir) {
   const uint64_t size = std::filesystem::file_size(file);
   auto load = [&](ltl::LoadedInput* in) {
     ltl::SkipCounter skips;
-    ltl::ReadContext ctx;
+    ltl::IngestContext ctx;
     ctx.name = file;
     ctx.skips = &skips;
     ctx.gateway.salt_file = out_dir + "/salt";  // gateway logs: a throwaway key
@@ -124,7 +124,7 @@ void Measure(const std::string& file, const std::string& out_dir) {
       o.block_size = c.block_size ? c.block_size : native;
       o.dense_ids = c.dense;
       ltl::SkipCounter skips;
-      ltl::ReadContext ctx;
+      ltl::IngestContext ctx;
       ctx.name = file;
       ctx.skips = &skips;
       ltl::AtomicFile out;

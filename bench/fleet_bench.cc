@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
   }
   for (const std::string& f : files) {
     ltl::SkipCounter skips;
-    ltl::ReadContext ctx;
+    ltl::IngestContext ctx;
     ctx.name = f;
     ctx.skips = &skips;
     auto loaded = ltl::LoadInput(f, ltl::InputFormat::kAuto, &ctx);

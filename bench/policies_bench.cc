@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
   std::string name = "generated chat (bs 16)";
   if (!file.empty()) {
     ltl::SkipCounter skips;
-    ltl::ReadContext ctx;
+    ltl::IngestContext ctx;
     ctx.name = file;
     ctx.skips = &skips;
     auto loaded = ltl::LoadInput(file, ltl::InputFormat::kAuto, &ctx);

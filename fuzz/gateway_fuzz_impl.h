@@ -44,7 +44,7 @@ inline GatewayRun FuzzGateway(const Detection& detection, const uint8_t* data, s
 
   auto run = [&](size_t buffer, size_t chunk_bytes, GatewayRun* out) {
     MemoryStream in(text, chunk_bytes);
-    ReadContext ctx;
+    IngestContext ctx;
     ctx.name = "fuzz";
     ctx.skips = &out->skips;
     ctx.limits.buffer_bytes = buffer;

@@ -288,7 +288,7 @@ class CallBuilder {
 }  // namespace
 
 Status ReadAnthropicCalls(InputStream* in, const Detection& detection,
-                          const AnthropicReadConfig& config, ReadContext* ctx,
+                          const AnthropicReadConfig& config, IngestContext* ctx,
                           std::vector<AnthropicCall>* out, AnthropicReadStats* stats) {
   if (!config.tokenizer) return Status::InvalidArgument("cctrace export needs a tokenizer");
   if (detection.format != InputFormat::kCsv && detection.format != InputFormat::kJsonl)

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "common/status.h"
+#include "ingest/ingest_context.h"
 #include "ingest/time_check.h"
 #include "read/input_format.h"
 #include "read/input_stream.h"
-#include "read/read_context.h"
 #include "tokenize/tokenizer.h"
 
 namespace ltl {
@@ -74,7 +74,7 @@ struct AnthropicReadConfig {
 
 // `detection.format` is kCsv or kJsonl (read/input_format.h).
 Status ReadAnthropicCalls(InputStream* in, const Detection& detection,
-                          const AnthropicReadConfig& config, ReadContext* ctx,
+                          const AnthropicReadConfig& config, IngestContext* ctx,
                           std::vector<AnthropicCall>* out, AnthropicReadStats* stats);
 
 }  // namespace ltl

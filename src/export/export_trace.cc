@@ -110,7 +110,7 @@ uint32_t DefaultExportBlockSize(ExportTarget t) {
 }
 
 Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOptions& options,
-                   ReadContext* ctx, const std::function<Status(std::string_view)>& write,
+                   IngestContext* ctx, const std::function<Status(std::string_view)>& write,
                    ExportStats* stats) {
   *stats = ExportStats{};
   const uint32_t bs = options.block_size;

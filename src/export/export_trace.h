@@ -11,7 +11,7 @@
 
 #include "common/request_record.h"
 #include "common/status.h"
-#include "read/read_context.h"
+#include "ingest/ingest_context.h"
 
 namespace ltl {
 
@@ -49,7 +49,7 @@ struct ExportStats {
 // size does not divide options.block_size, or when a derived tail id collides with a full block's
 // id.
 Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOptions& options,
-                   ReadContext* ctx, const std::function<Status(std::string_view)>& write,
+                   IngestContext* ctx, const std::function<Status(std::string_view)>& write,
                    ExportStats* stats);
 
 }  // namespace ltl

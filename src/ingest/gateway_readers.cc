@@ -169,7 +169,7 @@ std::string_view View(const RowBatch& b, Span s) {
 class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
  public:
   RowPipeline(const GatewayConfig& config, const CsvLayout* layout, unsigned threads,
-              ReadContext* ctx, std::vector<RequestRecord>* out, GatewayReadStats* stats)
+              IngestContext* ctx, std::vector<RequestRecord>* out, GatewayReadStats* stats)
       : layout_(layout),
         ctx_(ctx),
         out_(out),
@@ -370,7 +370,7 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
   }
 
   const CsvLayout* layout_;
-  ReadContext* ctx_;
+  IngestContext* ctx_;
   std::vector<RequestRecord>* out_;
   GatewayReadStats* stats_;
   std::vector<std::unique_ptr<GatewayRowProcessor>> procs_;
@@ -386,7 +386,7 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
   OrderedPipeline<RowBatch> pipeline_;  // last: its workers use the members above
 };
 
-Result<std::shared_ptr<const CompiledSource>> ChooseSource(const ReadContext& ctx,
+Result<std::shared_ptr<const CompiledSource>> ChooseSource(const IngestContext& ctx,
                                                            const SourceChoice& detected,
                                                            std::string* reason) {
   const GatewayOptions& g = ctx.gateway;
@@ -418,7 +418,7 @@ Result<std::shared_ptr<const CompiledSource>> ChooseSource(const ReadContext& ct
 namespace {
 
 // The CSV loop: header -> source and column layout, then every row's used cells to the sink.
-Status ReadCsvRecords(InputStream* in, ReadContext* ctx, GatewayConfig* config,
+Status ReadCsvRecords(InputStream* in, IngestContext* ctx, GatewayConfig* config,
                       GatewayRecordSink* sink, GatewayReadStats* stats) {
   CsvReader csv(in, ctx->limits, ctx->limits.buffer_bytes);
   // Header.
@@ -536,8 +536,8 @@ Status ReadCsvRecords(InputStream* in, ReadContext* ctx, GatewayConfig* config,
 
 // The JSON loop: records in any framing; the first one decides the source; nested records (OTLP
 // spans) are split here, one row each.
-Status ReadJsonRecords(InputStream* in, ReadContext* ctx, const Detection& d, GatewayConfig* config,
-                       GatewayRecordSink* sink, GatewayReadStats* stats) {
+Status ReadJsonRecords(InputStream* in, IngestContext* ctx, const Detection& d,
+                       GatewayConfig* config, GatewayRecordSink* sink, GatewayReadStats* stats) {
   JsonRecordReader reader(in, d.framing, d.document_key, ctx->limits.max_line_bytes,
                           ctx->limits.buffer_bytes);
   bool begun = false;
@@ -599,7 +599,7 @@ Status ReadJsonRecords(InputStream* in, ReadContext* ctx, const Detection& d, Ga
 // Hands rows straight to a callback on the reading thread (export --to cctrace).
 class CallbackSink : public GatewayRecordSink {
  public:
-  CallbackSink(ReadContext* ctx, const GatewayRowCallback& fn, GatewayReadStats* stats)
+  CallbackSink(IngestContext* ctx, const GatewayRowCallback& fn, GatewayReadStats* stats)
       : ctx_(ctx), fn_(fn), stats_(stats) {}
   void Begin(const GatewayConfig& config, const CsvLayout* layout) override {
     locator_ = std::make_unique<RowLocator>(config.source);
@@ -638,7 +638,7 @@ class CallbackSink : public GatewayRecordSink {
     if (stats_->first_skip_reason.empty()) stats_->first_skip_reason = reason;
     ctx_->Skip(reason, line);
   }
-  ReadContext* ctx_;
+  IngestContext* ctx_;
   const GatewayRowCallback& fn_;
   GatewayReadStats* stats_;
   std::unique_ptr<RowLocator> locator_;
@@ -646,7 +646,7 @@ class CallbackSink : public GatewayRecordSink {
   LocatedRow row_;
 };
 
-Status ReadRecords(InputStream* in, const Detection& d, ReadContext* ctx, GatewayConfig* config,
+Status ReadRecords(InputStream* in, const Detection& d, IngestContext* ctx, GatewayConfig* config,
                    GatewayRecordSink* sink, GatewayReadStats* stats) {
   if (d.format == InputFormat::kCsv) return ReadCsvRecords(in, ctx, config, sink, stats);
   if (d.format == InputFormat::kJsonl) return ReadJsonRecords(in, ctx, d, config, sink, stats);
@@ -657,7 +657,7 @@ Status ReadRecords(InputStream* in, const Detection& d, ReadContext* ctx, Gatewa
 // Builds the pipeline once the source (and, for CSV, the column layout) is known.
 class PipelineSink : public GatewayRecordSink {
  public:
-  PipelineSink(ReadContext* ctx, std::vector<RequestRecord>* out, GatewayReadStats* stats)
+  PipelineSink(IngestContext* ctx, std::vector<RequestRecord>* out, GatewayReadStats* stats)
       : ctx_(ctx), out_(out), stats_(stats) {}
   void Begin(const GatewayConfig& config, const CsvLayout* layout) override {
     if (layout) layout_ = *layout;
@@ -685,7 +685,7 @@ class PipelineSink : public GatewayRecordSink {
   RowPipeline* pipe() { return pipe_.get(); }
 
  private:
-  ReadContext* ctx_;
+  IngestContext* ctx_;
   std::vector<RequestRecord>* out_;
   GatewayReadStats* stats_;
   CsvLayout layout_;
@@ -694,9 +694,9 @@ class PipelineSink : public GatewayRecordSink {
 
 }  // namespace
 
-Status ReadGateway(InputStream* in, const Detection& d, ReadContext* ctx, const GatewayConfig& base,
-                   std::vector<RequestRecord>* out, GatewayReadStats* stats,
-                   GatewayPostPass* deferred) {
+Status ReadGateway(InputStream* in, const Detection& d, IngestContext* ctx,
+                   const GatewayConfig& base, std::vector<RequestRecord>* out,
+                   GatewayReadStats* stats, GatewayPostPass* deferred) {
   GatewayConfig config = base;
   PipelineSink sink(ctx, out, stats);
   const size_t first_record = out->size();
@@ -720,7 +720,7 @@ void FinishGatewayRecords(std::vector<RequestRecord>* records, const GatewayPost
   PostProcess(records, pending.links, pending.fillers, 0, stats);
 }
 
-Status ForEachGatewayRow(InputStream* in, const Detection& d, ReadContext* ctx,
+Status ForEachGatewayRow(InputStream* in, const Detection& d, IngestContext* ctx,
                          const GatewayRowCallback& fn, GatewayReadStats* stats) {
   GatewayConfig config;
   CallbackSink sink(ctx, fn, stats);

@@ -18,11 +18,11 @@
 #include "common/request_record.h"
 #include "common/status.h"
 #include "ingest/gateway_row.h"
+#include "ingest/ingest_context.h"
 #include "ingest/source_detect.h"
 #include "read/csv_reader.h"
 #include "read/input_stream.h"
 #include "read/json_records.h"
-#include "read/read_context.h"
 
 namespace ltl {
 
@@ -46,7 +46,7 @@ struct GatewayReadStats {
 
 // The compiled source for a CSV header or the first JSON record: --source when given, else
 // detected; --*-field overrides applied. *reason says why.
-Result<std::shared_ptr<const CompiledSource>> ChooseSource(const ReadContext& ctx,
+Result<std::shared_ptr<const CompiledSource>> ChooseSource(const IngestContext& ctx,
                                                            const SourceChoice& detected,
                                                            std::string* reason);
 
@@ -92,7 +92,7 @@ struct GatewayPostPassStats {
 // rendered, cut and hashed on ctx->threads workers (results in input order), then the post-pass
 // sets sessions (fillers aside), per-request fields and turns — unless `deferred` is given, which
 // then receives the post-pass input for FinishGatewayRecords.
-Status ReadGateway(InputStream* in, const Detection& detection, ReadContext* ctx,
+Status ReadGateway(InputStream* in, const Detection& detection, IngestContext* ctx,
                    const GatewayConfig& config, std::vector<RequestRecord>* out,
                    GatewayReadStats* stats, GatewayPostPass* deferred = nullptr);
 
@@ -105,7 +105,7 @@ void FinishGatewayRecords(std::vector<RequestRecord>* records, const GatewayPost
 // Reads a gateway log on this thread and hands every located row (timing included) to `fn`, which
 // returns nullptr or a fixed skip reason. Skips, failed and ignored rows are counted in *stats.
 using GatewayRowCallback = std::function<const char*(const LocatedRow&)>;
-Status ForEachGatewayRow(InputStream* in, const Detection& detection, ReadContext* ctx,
+Status ForEachGatewayRow(InputStream* in, const Detection& detection, IngestContext* ctx,
                          const GatewayRowCallback& fn, GatewayReadStats* stats);
 
 }  // namespace ltl

@@ -20,11 +20,11 @@
 #include "common/request_record.h"
 #include "hash/block_chain.h"
 #include "hash/block_cutter.h"
+#include "ingest/ingest_context.h"
 #include "ingest/prompt_facts.h"
 #include "ingest/provider_facts.h"
 #include "ingest/row_locator.h"
 #include "ingest/session_id.h"
-#include "read/read_context.h"
 #include "render/model_chat_template.h"
 #include "render/render_prompt.h"
 
@@ -45,7 +45,7 @@ struct GatewayConfig {
   // Reuse the ids of the request a request continues (BlockCutter::CutReusing); false =
   // --no-prompt-reuse (same results, slower: for checking that they are the same).
   bool reuse_prompts = true;
-  // Locate each row's timing into RequestRecord::duration_s (ReadContext::durations).
+  // Locate each row's timing into RequestRecord::duration_s (IngestContext::durations).
   bool durations = false;
 };
 

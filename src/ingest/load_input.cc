@@ -47,7 +47,7 @@ void FillMissingTimes(std::vector<RequestRecord>* records, uint64_t* untimed) {
 // Ids not yet interned (cache traces; the gateway readers intern while reading,
 // ingest/gateway_readers.h, and Mooncake/bailian through their TakeIds) go in after reading.
 // `base`: records the interner held before this input (earlier files of the run).
-void InternRest(ReadContext* ctx, size_t base, std::vector<RequestRecord>* records) {
+void InternRest(IngestContext* ctx, size_t base, std::vector<RequestRecord>* records) {
   if (!ctx->interner) return;
   for (size_t i = ctx->interner->records() - base; i < records->size(); ++i) {
     ctx->interner->Add((*records)[i].block_ids);
@@ -55,7 +55,7 @@ void InternRest(ReadContext* ctx, size_t base, std::vector<RequestRecord>* recor
   }
 }
 
-Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, LoadedInput* out) {
+Status ReadGatewayLog(const Detection& d, InputStream* in, IngestContext* ctx, LoadedInput* out) {
   auto layout = ParseLayoutName(ctx->gateway.template_name);
   if (!layout.ok()) return layout.status();
   auto salt = LoadOrCreateSalt(ctx->gateway.salt_file);
@@ -105,7 +105,7 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, ReadContext* ctx, Loa
 
 // After reading: times checked, missing ones filled, the gateway post-pass run (unless deferred),
 // the remaining ids interned, and the file's summary.
-void FinishLoad(const std::string& path, ReadContext* ctx, size_t interned_before,
+void FinishLoad(const std::string& path, IngestContext* ctx, size_t interned_before,
                 LoadedInput* out) {
   out->times = DropImplausibleTimes(&out->records, EpochNow());
   FillMissingTimes(&out->records, &out->untimed);
@@ -150,7 +150,7 @@ std::string CountingSentence(const std::vector<RequestRecord>& records,
                      records.size(), estimate);
 }
 
-Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, ReadContext* ctx) {
+Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, IngestContext* ctx) {
   if ((ctx->since || ctx->until) && !IsPostgresUri(path))
     return Status::InvalidArgument(fmt::format(
         "{}: --since/--until apply to PostgreSQL inputs (postgresql://...?table=NAME) only",
@@ -213,7 +213,7 @@ Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, R
   return opened;
 }
 
-Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx) {
+Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, IngestContext* ctx) {
   LoadedInput out;
   const size_t interned_before = ctx->interner ? ctx->interner->records() : 0;
   std::error_code dir_ec;

@@ -11,11 +11,11 @@
 #include "common/skip_counter.h"
 #include "common/status.h"
 #include "ingest/gateway_readers.h"
+#include "ingest/ingest_context.h"
 #include "ingest/time_check.h"
 #include "read/cctrace_reader.h"
 #include "read/input_format.h"
 #include "read/input_stream.h"
-#include "read/read_context.h"
 
 namespace ltl {
 
@@ -77,9 +77,9 @@ struct OpenedInput {
 };
 // Opens `path` and reads its head until the format is decided (read/input_format.h); `format` other
 // than kAuto is taken as given (JSON framing is still detected).
-Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, ReadContext* ctx);
+Result<OpenedInput> OpenAndDetect(const std::string& path, InputFormat format, IngestContext* ctx);
 
-Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, ReadContext* ctx);
+Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, IngestContext* ctx);
 
 // Runs a deferred gateway post-pass over in->records (no-op when none is pending).
 void FinishGatewayPostPass(LoadedInput* in);

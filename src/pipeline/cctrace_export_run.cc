@@ -30,7 +30,7 @@ Result<CctraceExportResult> CctraceExportRun(const CctraceExportSpec& a, const R
   }
   const std::string name = InputDisplayName(a.input);
   SkipCounter skips;
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = name;
   ctx.skips = &skips;
   ApplyInputSettings(a.io, &ctx);

@@ -1,4 +1,4 @@
-// InputSettings into a ReadContext, input display names (see input_settings.h).
+// InputSettings into a IngestContext, input display names (see input_settings.h).
 #include "pipeline/input_settings.h"
 
 #include "read/postgres_input.h"
@@ -6,7 +6,7 @@
 
 namespace ltl {
 
-void ApplyInputSettings(const InputSettings& args, ReadContext* ctx) {
+void ApplyInputSettings(const InputSettings& args, IngestContext* ctx) {
   ctx->limits.max_line_bytes = args.limits.max_line_bytes;
   ctx->limits.max_field_bytes = args.limits.max_field_bytes;
   ctx->gateway.ts_column = args.ts_column;

@@ -1,6 +1,6 @@
 // InputSettings: the reading settings every run that reads inputs shares (skip tolerance, line and
 // field limits, the gateway-log settings: timestamp column, template layout or model files, salt
-// file, source and field overrides, PostgreSQL time window), and copying them into a ReadContext.
+// file, source and field overrides, PostgreSQL time window), and copying them into a IngestContext.
 // The command line declares them once (cli/input_options.h); the Python API sets the same fields.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "read/read_context.h"
+#include "ingest/ingest_context.h"
 
 namespace ltl {
 
@@ -34,6 +34,6 @@ struct InputSettings {
 std::string InputDisplayName(const std::string& input);
 
 // Sets ctx->limits and ctx->gateway from the settings.
-void ApplyInputSettings(const InputSettings& args, ReadContext* ctx);
+void ApplyInputSettings(const InputSettings& args, IngestContext* ctx);
 
 }  // namespace ltl

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "common/status.h"
-#include "read/read_context.h"
+#include "ingest/ingest_context.h"
 #include "tokenize/tokenizer.h"
 
 namespace ltl {
 
 struct LoadedModelFiles {
-  std::vector<ModelFiles> models;                      // for ReadContext::gateway.models
+  std::vector<ModelFiles> models;                      // for IngestContext::gateway.models
   std::vector<std::unique_ptr<Tokenizer>> tokenizers;  // owned here, pointed to by `models`
   // config.json of the folder serving every request (KV bytes per token), "" = none.
   std::string kv_config;

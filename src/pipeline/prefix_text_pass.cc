@@ -9,7 +9,7 @@
 
 namespace ltl {
 
-Status FillPrefixText(const std::string& path, InputFormat format, const ReadContext& ctx,
+Status FillPrefixText(const std::string& path, InputFormat format, const IngestContext& ctx,
                       uint32_t block_size, size_t n_chars, Leaderboards* lb) {
   std::unordered_map<uint64_t, std::vector<PrefixRow*>> wanted;  // line -> rows to fill
   for (auto* rows : {&lb->by_count, &lb->by_volume})
@@ -17,7 +17,7 @@ Status FillPrefixText(const std::string& path, InputFormat format, const ReadCon
   if (wanted.empty() || n_chars == 0) return Status::Ok();
 
   SkipCounter skips;  // the first pass already counted and reported every skip
-  ReadContext again;
+  IngestContext again;
   again.name = ctx.name;
   again.block_size = ctx.block_size;
   again.limits = ctx.limits;

@@ -9,14 +9,14 @@
 
 #include "analyze/leaderboards.h"
 #include "common/status.h"
+#include "ingest/ingest_context.h"
 #include "read/input_format.h"
-#include "read/read_context.h"
 
 namespace ltl {
 
 // `ctx` is the first pass's context (its gateway options are reused; nothing is counted or
 // printed again). `block_size` is the gateway block size used by the first pass.
-Status FillPrefixText(const std::string& path, InputFormat format, const ReadContext& ctx,
+Status FillPrefixText(const std::string& path, InputFormat format, const IngestContext& ctx,
                       uint32_t block_size, size_t n_chars, Leaderboards* lb);
 
 }  // namespace ltl

@@ -10,7 +10,7 @@
 namespace ltl {
 
 Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vector<Shard> memory,
-                                InputFormat format, ReadContext* ctx) {
+                                InputFormat format, IngestContext* ctx) {
   RunInputs run;
   std::vector<Shard> parts;  // logs read here become shards (without ids when interned already)
   parts.reserve(inputs.size() + memory.size());
@@ -24,7 +24,7 @@ Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vecto
     }
   };
   for (const InputName& input : inputs) {
-    ReadContext file_ctx = *ctx;
+    IngestContext file_ctx = *ctx;
     SkipCounter skips;
     file_ctx.name = input.name;
     file_ctx.skips = &skips;

@@ -1,5 +1,5 @@
 // LoadRunInputs: the one loader of every command's inputs. Each input is a log or trace (read here,
-// its ids interned as it is read when the ReadContext has an interner) or a hashed shard (a file
+// its ids interned as it is read when the IngestContext has an interner) or a hashed shard (a file
 // `hash-shard` wrote, recognised by its header, or a Shard already in memory: the Python API),
 // merged in the order given (MergeShards, ingest/merge_inputs.h). Shards and logs mix freely as
 // long as every gateway log was hashed with the same salt and cut the same way. Skips are counted
@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "common/status.h"
+#include "ingest/ingest_context.h"
 #include "ingest/merge_inputs.h"
 #include "pipeline/input_files.h"
-#include "read/read_context.h"
 #include "shard/shard.h"
 
 namespace ltl {
@@ -27,6 +27,6 @@ struct RunInputs {
 // `inputs` are read first, then `memory` (shards in memory), each in order. With ctx->interner set
 // every record's ids go there (records keep none); without, records keep their ids.
 Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vector<Shard> memory,
-                                InputFormat format, ReadContext* ctx);
+                                InputFormat format, IngestContext* ctx);
 
 }  // namespace ltl

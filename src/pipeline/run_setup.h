@@ -1,7 +1,7 @@
 // What every run that reads inputs shares: its reading specification (ReadSpec: inputs, format,
 // block size, reading settings, tokenizer, threads), the callbacks a front end gives for
 // warnings and progress (RunHooks), and RunSetup, which loads the model files and the tokenizer
-// once and builds the one ReadContext (skip counter, interner, gateway settings) the loader
+// once and builds the one IngestContext (skip counter, interner, gateway settings) the loader
 // (pipeline/run_inputs.h) reads every input with.
 #pragma once
 
@@ -13,11 +13,11 @@
 #include "common/skip_counter.h"
 #include "common/status.h"
 #include "hash/block_interner.h"
+#include "ingest/ingest_context.h"
 #include "ingest/load_input.h"
 #include "pipeline/input_files.h"
 #include "pipeline/input_settings.h"
 #include "pipeline/model_files.h"
-#include "read/read_context.h"
 #include "shard/shard.h"
 #include "tokenize/tokenizer.h"
 
@@ -39,7 +39,7 @@ struct ReadSpec {
   uint32_t block_size = 0;  // 0 = the format's default
   InputSettings io;
   TokenizerSpec tok;
-  unsigned threads = ReadContext{}.threads;  // as ReadContext: 0 = all cores
+  unsigned threads = IngestContext{}.threads;  // as IngestContext: 0 = all cores
 };
 
 // A front end's callbacks; each may be empty.
@@ -53,7 +53,7 @@ struct RunHooks {
   }
 };
 
-// The state of one run: owned here so the ReadContext's pointers stay valid (not movable).
+// The state of one run: owned here so the IngestContext's pointers stay valid (not movable).
 struct RunSetup {
   RunSetup() = default;
   RunSetup(const RunSetup&) = delete;
@@ -63,7 +63,7 @@ struct RunSetup {
   Status LoadModels(const ReadSpec& spec);
   // --tokenizer of the spec.
   Status LoadTokenizer(const ReadSpec& spec);
-  // The ReadContext over the loaded files: name, block size, skips, reading settings, tokenizer,
+  // The IngestContext over the loaded files: name, block size, skips, reading settings, tokenizer,
   // models, threads, and the hooks' warnings and progress.
   void MakeContext(const std::string& name, const ReadSpec& spec, const RunHooks& hooks);
   // A split pattern that ran into its PCRE2 limits tokenized some text unlike the reference:
@@ -76,7 +76,7 @@ struct RunSetup {
   std::unique_ptr<Tokenizer> tokenizer;
   SkipCounter skips;
   BlockInterner interner;
-  ReadContext ctx;
+  IngestContext ctx;
 };
 
 // The --max-skip-share message when more than that share of `rows` was skipped ("" = within).

@@ -1,5 +1,6 @@
 // ReadContext: what every reader needs besides the bytes — the input's display name, limits,
-// the block size asked for on the command line, and the sink for skipped rows and warnings.
+// the block size asked for on the command line, and the sink for skipped rows and warnings. The
+// gateway logs' options (templates, tokenizer, interner) are ingest's: ingest/ingest_context.h.
 #pragma once
 
 #include <cstdint>
@@ -21,39 +22,6 @@ struct ReadLimits {
   size_t buffer_bytes = 1 << 20;         // initial read buffer; grows up to the limits above
 };
 
-class Tokenizer;
-class BlockInterner;
-class ModelChatTemplate;  // render/model_chat_template.h
-
-// A model's own files (--chat-template, --model-dir): what renders and tokenizes its requests.
-struct ModelFiles {
-  // The model name it serves, matched as ingest/model_match.h says ("" = every request).
-  std::string model;
-  std::shared_ptr<const ModelChatTemplate> chat_template;  // null = the fixed layouts
-  const Tokenizer* tokenizer = nullptr;                    // null = GatewayOptions::tokenizer
-};
-
-// Options of the gateway-log readers (CSV, JSONL); ignored by the hashed-trace readers.
-struct GatewayOptions {
-  std::string ts_column;  // --ts-column NAME ("" = detect); same as time_field
-  std::string source;     // --source NAME ("" = detect)
-  // --body-field, --status-field, --session-field, --time-field, --model-field: a CSV column or a
-  // JSON path (a.b[0].c) replacing the source's own ("" = the source's).
-  std::string body_field, status_field, session_field, time_field, model_field;
-  std::string template_name = "auto";    // --template
-  std::string salt_file = ".ltl-salt";   // --salt-file
-  const Tokenizer* tokenizer = nullptr;  // --tokenizer (null = approximate counting)
-  // --chat-template / --model-dir, tried in order (the first match renders the request); a
-  // request no entry matches falls back to the fixed layout of `template_name`.
-  std::vector<ModelFiles> models;
-  // Leave the post-pass (conversations, sessions, turns: ingest/gateway_readers.h) to the caller,
-  // who runs it once over the records of every file (LoadedInput::post_pass).
-  bool defer_post_pass = false;
-  // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
-  std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
-  bool reuse_prompts = true;  // false = --no-prompt-reuse (GatewayConfig::reuse_prompts)
-};
-
 struct ReadContext {
   std::string name;                  // file name as given by the user (for messages)
   uint32_t block_size = 0;           // --block-size; 0 = the format's default
@@ -65,14 +33,9 @@ struct ReadContext {
   // Gateway logs: threads that parse, render and hash rows (--threads; 1 = all on the reading
   // thread; 0 = all cores). Results are the same for every value (ingest/gateway_readers.h).
   unsigned threads = 1;
-  GatewayOptions gateway;
   // --since/--until (seconds since the epoch): PostgreSQL inputs put them into the query's WHERE
   // on the time column (read/postgres_input.h); other inputs refuse them.
   std::optional<double> since, until;
-  // When set, every record's block ids go into this interner (in record order) and are dropped
-  // from the record as it is read, so memory grows with distinct blocks, not with the file
-  // (hash/block_interner.h). Build the trace with BuildTrace(records, std::move(*interner)).
-  BlockInterner* interner = nullptr;
   SkipCounter* skips = nullptr;
   size_t max_warnings = 10;  // warnings printed per run; the rest are only counted
   std::function<void(const std::string&)> warn;  // prints one line; null = silent

@@ -16,8 +16,8 @@ uint64_t SaltCheck(const SipKey& key) {
   return d == 0 ? 1 : d;
 }
 
-Result<Shard> HashShard(const std::string& path, InputFormat format, ReadContext* ctx) {
-  ReadContext c = *ctx;
+Result<Shard> HashShard(const std::string& path, InputFormat format, IngestContext* ctx) {
+  IngestContext c = *ctx;
   c.interner = nullptr;  // the shard keeps the ids as hashed
   c.gateway.defer_post_pass = true;
   auto loaded = LoadInput(path, format, &c);

@@ -13,8 +13,8 @@
 
 #include "common/status.h"
 #include "hash/block_interner.h"
+#include "ingest/ingest_context.h"
 #include "ingest/load_input.h"
-#include "read/read_context.h"
 
 namespace ltl {
 
@@ -29,10 +29,10 @@ struct Shard {
   std::string origin;
 };
 
-// Reads one input file into a shard (the ReadContext carries the gateway settings, the salt file,
+// Reads one input file into a shard (the IngestContext carries the gateway settings, the salt file,
 // limits, threads; its interner is not used, *ctx->skips is this file's). A cache trace (cctrace)
 // is refused: profile it directly.
-Result<Shard> HashShard(const std::string& path, InputFormat format, ReadContext* ctx);
+Result<Shard> HashShard(const std::string& path, InputFormat format, IngestContext* ctx);
 
 // Interns each shard's block ids (in order) into *interner and drops them (null: they are interned
 // already), checks that the shards agree (salt, tokenizer and cutting, block size, --template

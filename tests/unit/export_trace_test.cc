@@ -28,7 +28,7 @@ RequestRecord Rec(uint64_t line, double t, int64_t in, int64_t out, std::vector<
 
 std::string Export(const std::vector<RequestRecord>& records, ExportOptions opts,
                    SkipCounter* skips = nullptr, Status* status = nullptr) {
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = "log";
   ctx.skips = skips;
   std::string out;

@@ -251,7 +251,7 @@ std::string BailianLog(bool shared_system_prompt) {
 Trace LoadBailian(const std::string& name, const std::string& text) {
   std::string path = testing::WriteTemp(name, text);
   SkipCounter skips;
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = path;
   ctx.skips = &skips;
   auto loaded = LoadInput(path, InputFormat::kBailian, &ctx);

@@ -38,7 +38,7 @@ Loaded Load(const std::string& name, const std::string& content, const std::stri
             const std::string& salt = SaltPath()) {
   Loaded l;
   std::string path = testing::WriteTemp(name, content);
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = name;
   ctx.skips = &l.skips;
   ctx.gateway.salt_file = salt;

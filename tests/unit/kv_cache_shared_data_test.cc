@@ -19,7 +19,7 @@ TEST(KvCacheSharedData, ConversationTraceGlm52) {
   const std::string path = testing::SharedData("conversation_trace.jsonl");
   if (path.empty()) GTEST_SKIP() << "../shared/data/conversation_trace.jsonl is absent";
   SkipCounter skips;
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = path;
   ctx.skips = &skips;
   auto loaded = LoadInput(path, InputFormat::kMooncake, &ctx);

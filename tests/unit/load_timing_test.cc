@@ -1,5 +1,5 @@
 // Load in time (docs/SEMANTICS.md "Load in time"): each request's in-flight time read from the
-// log's own timing only when asked (ReadContext::durations): LiteLLM startTime/endTime, Kong's
+// log's own timing only when asked (IngestContext::durations): LiteLLM startTime/endTime, Kong's
 // latencies.request, cctrace api_time; negative or longer-than-a-day timings counted as bad and
 // left to the load model; the Trace's per-request durations and counts. Hand-built rows.
 #include <gtest/gtest.h>
@@ -27,7 +27,7 @@ Loaded Load(const std::string& name, const std::string& content, bool durations)
       salt, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   Loaded l;
   std::string path = testing::WriteTemp(name, content);
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = name;
   ctx.skips = &l.skips;
   ctx.gateway.salt_file = salt.string();

@@ -24,7 +24,7 @@ struct Loaded {
 
 Loaded Load(const std::string& path, InputFormat f = InputFormat::kAuto, uint32_t bs = 0) {
   Loaded out;
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = path;
   ctx.block_size = bs;
   ctx.skips = &out.skips;
@@ -65,7 +65,7 @@ TEST(MooncakeReader, HandsEachValidRecordsIdsToTheSinkInOrder) {
       "{\"timestamp\": 2, \"input_length\": 9999, \"output_length\": 3, \"hash_ids\": [8]}\n"
       "{\"timestamp\": 3, \"input_length\": 512, \"output_length\": 3, \"hash_ids\": [5]}\n");
   std::vector<std::vector<uint64_t>> seen;
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = path;
   SkipCounter skips;
   ctx.skips = &skips;
@@ -93,7 +93,7 @@ TEST(BailianReader, StreamsIdsIntoTheInterner) {
       "{\"chat_id\": 2, \"parent_chat_id\": 1, \"timestamp\": 2.0, \"input_length\": 60, "
       "\"output_length\": 2, \"type\": \"text\", \"turn\": 2, \"hash_ids\": [1, 2, 3, 4]}\n");
   BlockInterner interner;
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = path;
   ctx.interner = &interner;
   auto r = LoadInput(path, InputFormat::kAuto, &ctx);
@@ -252,7 +252,7 @@ TEST(LineReader, OverlongLinesAreSkippedWithTheirNumber) {
   auto path =
       testing::WriteTemp("long.jsonl", ManyLines(1) + "{\"a\":\"" + big + "\"}\n" + ManyLines(1));
   SkipCounter skips;
-  ReadContext ctx;
+  IngestContext ctx;
   ctx.name = path;
   ctx.skips = &skips;
   ctx.limits.max_line_bytes = 1000;
