@@ -10,7 +10,7 @@ namespace {
 
 void Newline(const PyJsonStyle& style, int depth, std::string* out) {
   out->push_back('\n');
-  out->append(static_cast<size_t>(style.indent * depth), ' ');
+  out->append(static_cast<size_t>(style.indent) * static_cast<size_t>(depth), ' ');
 }
 
 void Write(simdjson::dom::element e, const PyJsonStyle& style, int depth, std::string* out) {

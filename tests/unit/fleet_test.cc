@@ -312,7 +312,7 @@ TEST(Fleet, PrefixAwareIsNeverWorseThanRoundRobinOnSharedSystemPrompts) {
 TEST(Fleet, LoadGuardFollowsSGLangThresholds) {
   std::vector<uint32_t> match = {9, 0};
   std::vector<int64_t> blocks = {0, 0};
-  auto choose = [&](std::vector<int64_t> load) {
+  auto choose = [&](const std::vector<int64_t>& load) {
     uint32_t rotor = 1;
     WorkerView v{&match, &load, &blocks};
     return ChoosePrefixAware(v, 1.5, 64, &rotor);

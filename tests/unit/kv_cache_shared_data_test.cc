@@ -13,7 +13,6 @@ namespace ltl {
 namespace {
 
 using ltl::testing::Eviction;
-using ltl::testing::Routing;
 
 TEST(KvCacheSharedData, ConversationTraceGlm52) {
   const std::string path = testing::SharedData("conversation_trace.jsonl");
