@@ -3,8 +3,9 @@
 # Usage: scripts/install-deps.sh [--test | --python]   (--python adds what `pip install .` of the
 # Python package needs: pybind11, python3-dev, setuptools, pip, wheel (scripts/install-python.sh);
 # --test adds those and what the test suite needs: chromium, node, python3-jinja2 for the
-# chat-template oracle, python3-distributed/pandas/numpy for the Python tests, postgresql for the
-# server the PostgreSQL input test starts)
+# chat-template oracle, python3-distributed/pandas/numpy for the Python tests (python3-dask: the
+# `dask scheduler` and `dask worker` commands the Dask test starts), postgresql for the server the
+# PostgreSQL input test starts)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config python3 libsimdjson-dev libfmt-dev libcli11-dev
       nlohmann-json3-dev libzstd-dev zstd zlib1g-dev libssl-dev libpcre2-dev libgtest-dev
@@ -14,7 +15,7 @@ if [[ "${1:-}" == "--python" ]]; then
   pkgs+=("${python_pkgs[@]}")
 elif [[ "${1:-}" == "--test" ]]; then
   pkgs+=(clang libclang-rt-14-dev clang-tidy chromium python3-jinja2 postgresql "${python_pkgs[@]}"
-        python3-distributed python3-pandas python3-numpy)
+        python3-distributed python3-dask python3-pandas python3-numpy)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi

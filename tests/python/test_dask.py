@@ -1,19 +1,32 @@
-"""llmtrafficlens.dask (issue 20 item 4) against the single-process CLI: a Dask LocalCluster of 2
-worker processes hashes 8 files of a generated multi-turn log (every conversation spans files, so
+"""llmtrafficlens.dask (issue 20 item 4, issue 34 item 4) against the single-process CLI, on two
+clusters: a Dask LocalCluster of 2 worker processes, and a real multi-process cluster this test
+starts itself (`python3 -m dask scheduler` on 127.0.0.1 at a port the scheduler picks, and two
+`python3 -m dask worker` processes with their nannies; Debian's python3-distributed), which the
+driver reaches through --scheduler tcp://127.0.0.1:PORT as it would a remote one. Each process is
+started in its own process group and the whole group is killed when the test ends, whatever
+happens (and the kernel kills the scheduler and the nannies if the test process dies first). On
+both, the driver hashes 8 files of a generated multi-turn log (every conversation spans files, so
 each turn resends in one file the prefix another file first sent), the driver replays the shards,
-and report.json must equal byte for byte what `llmtrafficlens profile` of the 8 files writes.
-A second run kills the worker process of one task on its first attempt (a marker file makes it
-deterministic): the nanny restarts it, Dask reruns the task, and the report is unchanged. The
-`python3 -m llmtrafficlens.dask --local 2` command line gives the same report.json and
+and report.json must equal byte for byte what `llmtrafficlens profile` of the 8 files writes (and
+so its ceiling, across/same-conversation split and curve, which the started cluster's test also
+compares figure by figure). A second run kills the worker process of one task on its first attempt
+(a marker file makes it deterministic): the nanny restarts it, Dask reruns the task, and the report
+is unchanged. The command line (`--local 2`, `--scheduler ADDR`) gives the same report.json and
 report.html, prints progress on stderr and then the phase line (map and merge+replay times, the
 shards and bytes of the map, one peak RSS per worker, the driver's memory), and never shows the
-salt's content."""
-import csv
+salt's content. On the started cluster the salt travels only as a path: a scheduler plugin keeps
+every task the scheduler receives, and their pickled specifications hold the salt file's absolute
+path but neither the salt's text nor its key bytes; the workers run in another directory and read
+the file by that path; no process's log shows the salt."""
+import json
 import os
+import pickle
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import unittest
 import warnings
 
@@ -27,6 +40,8 @@ import ltl_test_env as env  # noqa: E402
 import test_multi_file_profile as multi  # noqa: E402
 
 FILES = 8
+WORKERS = 2
+START_TIMEOUT = 120  # seconds for the scheduler's address and both workers (a loaded CI machine)
 
 
 def kill_worker_once(marker_dir, victim):
@@ -44,41 +59,51 @@ def kill_worker_once(marker_dir, victim):
     return hook
 
 
-class DaskProfile(unittest.TestCase):
+class Inputs:
+    """The 8 files, the salt and the single-process CLI's report.json/.html, made once."""
+    made = None
+
     @classmethod
-    def setUpClass(cls):
-        cls.dir = env.tempdir()
-        cls.salt = os.path.join(cls.dir, "salt")
+    def get(cls):
+        if cls.made is None:
+            cls.made = cls()
+        return cls.made
+
+    def __init__(self):
+        self.dir = env.tempdir()
+        self.salt = os.path.join(self.dir, "salt")
         rows = multi.conversations()
         files = [[] for _ in range(FILES)]
         for r in rows:
             files[(r["conv"] * 3 + r["turn"]) % FILES].append(r)
-        cls.paths = []
+        self.paths = []
         for k, f in enumerate(files):
             f.sort(key=lambda r: r["time"])
-            path = os.path.join(cls.dir, f"part-{k}.csv")
+            path = os.path.join(self.dir, f"part-{k}.csv")
             with open(path, "w", encoding="utf-8", newline="") as g:
                 g.write(multi.csv_text(f))
-            cls.paths.append(path)
+            self.paths.append(path)
         assert all(files), "every file holds requests"
-        prefix = os.path.join(cls.dir, "cli")
-        p = env.run(["profile", *cls.paths, "-o", prefix, "--salt-file", cls.salt, "-q"])
+        prefix = os.path.join(self.dir, "cli")
+        p = env.run(["profile", *self.paths, "-o", prefix, "--salt-file", self.salt, "-q"])
         assert p.returncode == 0, p.stderr
         with open(prefix + ".json", encoding="utf-8") as f:
-            cls.cli_json = f.read()
+            self.cli_json = f.read()
         with open(prefix + ".html", encoding="utf-8") as f:
-            cls.cli_html = f.read()
-        with open(cls.salt, encoding="utf-8") as f:
-            cls.salt_text = f.read().strip()
-        cls.cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                               dashboard_address=None)
-        cls.client = distributed.Client(cls.cluster)
+            self.cli_html = f.read()
+        with open(self.salt, encoding="utf-8") as f:
+            self.salt_text = f.read().strip()
+
+
+class DaskTests:
+    """The tests, run on each cluster (cls.client, cls.cluster_args for the command line)."""
 
     @classmethod
-    def tearDownClass(cls):
-        cls.client.close()
-        cls.cluster.close()
-        shutil.rmtree(cls.dir, ignore_errors=True)
+    def setUpClass(cls):
+        inputs = Inputs.get()
+        cls.dir, cls.salt, cls.paths = env.tempdir(), inputs.salt, inputs.paths
+        cls.cli_json, cls.cli_html, cls.salt_text = (inputs.cli_json, inputs.cli_html,
+                                                     inputs.salt_text)
 
     def test_report_equals_single_process_profile(self):
         report = ltl_dask.profile(self.paths, client=self.client, salt_file=self.salt,
@@ -102,7 +127,7 @@ class DaskProfile(unittest.TestCase):
                                   progress=False, task_hook=kill_worker_once(markers, 3))
         self.assertTrue(os.path.exists(os.path.join(markers, "killed-3")))
         self.assertEqual(report.json_text, self.cli_json)
-        self.client.wait_for_workers(2)
+        self.client.wait_for_workers(WORKERS, timeout=START_TIMEOUT)
         self.assertNotEqual(set(self.client.scheduler_info()["workers"]), before)
 
     def test_options_split_between_workers_and_driver(self):
@@ -118,7 +143,7 @@ class DaskProfile(unittest.TestCase):
 
     def test_command_line(self):
         prefix = os.path.join(self.dir, "dask")
-        p = subprocess.run([sys.executable, "-m", "llmtrafficlens.dask", "--local", "2", "-o",
+        p = subprocess.run([sys.executable, "-m", "llmtrafficlens.dask", *self.cluster_args, "-o",
                             prefix, "--salt-file", self.salt, *self.paths],
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -135,7 +160,7 @@ class DaskProfile(unittest.TestCase):
         self.assertIsNotNone(phases, p.stderr)
         self.assertEqual(int(phases[2]), FILES)
         self.assertEqual(phases[3], f"{mb:.1f}")
-        self.assertGreater(int(phases[7]), 0)  # the driver holds Python and the cluster's scheduler
+        self.assertGreater(int(phases[7]), 0)  # the driver holds Python (and a local scheduler)
         self.assertGreaterEqual(int(phases[9]), int(phases[8]))  # a peak is at least the RSS before
         self.assertNotIn(self.salt_text, p.stderr + p.stdout)
         self.assertIn("wrote", p.stdout)
@@ -145,6 +170,182 @@ class DaskProfile(unittest.TestCase):
             ltl_dask.profile(self.paths + [os.path.join(self.dir, "none-*.csv")],
                              client=self.client, salt_file=self.salt, progress=False)
         self.assertIn("none-*.csv", str(e.exception))
+
+
+class DaskProfileOnLocalCluster(DaskTests, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.cluster = distributed.LocalCluster(n_workers=WORKERS, threads_per_worker=1,
+                                               processes=True, dashboard_address=None)
+        cls.client = distributed.Client(cls.cluster)
+        cls.cluster_args = ["--local", str(WORKERS)]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.cluster.close()
+
+
+class StartedCluster:
+    """`dask scheduler` and WORKERS `dask worker` processes (with their nannies) on 127.0.0.1,
+    started as a user starts them, with the test's interpreter (`python3 -m dask`, what Debian's
+    /usr/bin/dask runs). The scheduler binds a port it picks (--port 0); a thread copies its log to
+    a file and hands over the address from its "Scheduler at:" line (or nothing when it exits
+    first); the client then waits for the workers (distributed's wait, with a timeout). Each
+    process runs in its own session, so stop() kills its whole group (a nanny and its worker);
+    stop() runs whatever happened, and setpriv --pdeathsig has the kernel kill the scheduler and
+    the nannies if the test process dies without it."""
+
+    def __init__(self, workdir):
+        self.dir = workdir
+        self.procs = []  # (Popen, log path)
+        self.client = None
+        self.address = None
+
+    def _start(self, name, args, cwd, stdout=None):
+        log = os.path.join(self.dir, f"{name}.log")
+        prefix = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
+        with open(log, "wb") as out:
+            p = subprocess.Popen([*prefix, sys.executable, "-m", "dask", *args], cwd=cwd,
+                                 stdin=subprocess.DEVNULL, stdout=stdout or out,
+                                 stderr=subprocess.STDOUT, start_new_session=True)
+        self.procs.append((p, log))
+        return p, log
+
+    def start(self):
+        p, log = self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", "0",
+                                           "--no-dashboard", "--no-show"], cwd=self.dir,
+                             stdout=subprocess.PIPE)
+        found = threading.Event()
+        address = []
+
+        def copy_log():
+            with open(log, "ab") as out:
+                for line in p.stdout:
+                    out.write(line)
+                    out.flush()
+                    m = re.search(rb"Scheduler at:\s+(tcp://\S+)", line)
+                    if m and not found.is_set():
+                        address.append(m[1].decode())
+                        found.set()
+            found.set()  # the scheduler exited
+
+        threading.Thread(target=copy_log, daemon=True).start()
+        if not found.wait(START_TIMEOUT) or not address:
+            raise AssertionError(f"the scheduler gave no address:\n{self.logs()}")
+        self.address = address[0]
+        for k in range(WORKERS):
+            # Each worker in a directory of its own, where no salt file is: it reads the salt by
+            # the absolute path its tasks carry.
+            wdir = os.path.join(self.dir, f"worker-{k}")
+            os.makedirs(wdir)
+            self._start(f"worker-{k}", ["worker", self.address, "--host", "127.0.0.1",
+                                        "--nthreads", "1", "--no-dashboard",
+                                        "--local-directory", wdir, "--name", f"worker-{k}"],
+                        cwd=wdir)
+        self.client = distributed.Client(self.address, timeout=START_TIMEOUT)
+        try:
+            self.client.wait_for_workers(WORKERS, timeout=START_TIMEOUT)
+        except Exception as e:
+            raise AssertionError(f"{e}; the processes' logs:\n{self.logs()}") from e
+
+    def logs(self):
+        text = ""
+        for _, log in self.procs:
+            with open(log, encoding="utf-8", errors="replace") as f:
+                text += f.read()
+        return text
+
+    def stop(self):
+        try:
+            if self.client is not None:
+                self.client.close()
+        finally:
+            for p, _ in self.procs:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            for p, _ in self.procs:
+                p.wait()
+                if p.stdout is not None:
+                    p.stdout.close()
+
+
+class TaskRecorder(distributed.diagnostics.plugin.SchedulerPlugin):
+    """On the scheduler: the pickled run specification of every task it receives (what travelled
+    from the driver over the network)."""
+    name = "llmtrafficlens-test-task-recorder"
+
+    def __init__(self):
+        self.specs = []
+
+    def update_graph(self, scheduler, keys=(), **kwargs):
+        for key in keys:
+            ts = scheduler.tasks.get(key)
+            if ts is not None and ts.run_spec is not None:
+                self.specs.append(pickle.dumps(ts.run_spec))
+
+
+def recorded_specs(dask_scheduler):
+    return dask_scheduler.plugins[TaskRecorder.name].specs
+
+
+class DaskProfileOnStartedProcesses(DaskTests, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.started = StartedCluster(env.tempdir())
+        try:
+            cls.started.start()
+            cls.client = cls.started.client
+            cls.client.register_scheduler_plugin(TaskRecorder())
+        except BaseException:
+            cls.started.stop()
+            raise
+        cls.cluster_args = ["--scheduler", cls.started.address]
+        host, port = cls.started.address.removeprefix("tcp://").rsplit(":", 1)
+        assert host == "127.0.0.1" and int(port) > 0, cls.started.address
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.started.stop()
+
+    def test_figures_equal_the_single_process_report(self):
+        report = ltl_dask.profile(self.paths, client=self.client, salt_file=self.salt,
+                                  progress=False)
+        cli = json.loads(self.cli_json)
+        data = report.to_dict()
+        self.assertEqual(data["ceiling"], cli["ceiling"])
+        for key in ("across", "same_conv", "across_tokens", "same_conv_tokens"):
+            self.assertIn(key, cli["ceiling"])
+            self.assertEqual(data["ceiling"][key], cli["ceiling"][key])
+        self.assertEqual(data["curve"], cli["curve"])
+        self.assertEqual(report.json_text, self.cli_json)
+
+    def test_the_salt_travels_only_as_a_path(self):
+        # A relative salt path: the driver makes it absolute; the workers (in other directories)
+        # read the file at that path.
+        cwd = os.getcwd()
+        os.chdir(os.path.dirname(self.salt))
+        try:
+            report = ltl_dask.profile(self.paths, client=self.client,
+                                      salt_file=os.path.basename(self.salt), progress=False)
+        finally:
+            os.chdir(cwd)
+        self.assertEqual(report.json_text, self.cli_json)
+        specs = self.client.run_on_scheduler(recorded_specs)
+        self.assertGreaterEqual(len(specs), FILES)
+        key = bytes.fromhex(self.salt_text)
+        secrets = [self.salt_text.encode(), self.salt_text.upper().encode(), key, key[:8],
+                   key[8:], key[:8][::-1], key[8:][::-1]]
+        path = os.path.abspath(self.salt).encode()
+        self.assertTrue(any(path in s for s in specs), "the tasks carry the salt's path")
+        for s in specs:
+            for secret in secrets:
+                self.assertNotIn(secret, s)
+        self.assertNotIn(self.salt_text, self.started.logs())
 
 
 if __name__ == "__main__":
