@@ -206,8 +206,12 @@ class StartedCluster:
     def _start(self, name, args, cwd, stdout=None):
         log = os.path.join(self.dir, f"{name}.log")
         prefix = ["setpriv", "--pdeathsig", "KILL", "--"] if shutil.which("setpriv") else []
+        # The processes run in other directories: they find the package by absolute paths.
+        environ = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            os.path.abspath(d) for d in os.environ.get("PYTHONPATH", "").split(os.pathsep) if d))
         with open(log, "wb") as out:
             p = subprocess.Popen([*prefix, sys.executable, "-m", "dask", *args], cwd=cwd,
+                                 env=environ,
                                  stdin=subprocess.DEVNULL, stdout=stdout or out,
                                  stderr=subprocess.STDOUT, start_new_session=True)
         self.procs.append((p, log))
