@@ -1,7 +1,7 @@
 // Writes the cache-trace files of one export into a directory atomically: a new directory is
 // built under a temporary name beside it and renamed into place; an existing empty directory gets
 // each file through a temporary file and a rename. A non-empty directory is refused, so traces of
-// two runs are never mixed.
+// two runs are never mixed. Temporaries a killed export left for the same target go first.
 #pragma once
 
 #include <string>

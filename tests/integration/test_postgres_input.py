@@ -344,6 +344,28 @@ class PostgresInput(unittest.TestCase):
                                             f"?host={self.server.sock}: server notice: "), line)
         self.assertNotIn(PASSWORD, r.stderr)
 
+    def test_server_warnings_are_scrubbed_warning_lines(self):
+        # Issue 35, item 19: a WARNING the server raises while the rows are read (here from a
+        # function in a view, with the password, a tab and a line break in its text) is one warning
+        # line of the tool, password masked, lines joined, control characters escaped, not libpq's
+        # raw print.
+        view = "WarnView"
+        psql(self.uri, "-c", "CREATE OR REPLACE FUNCTION ltl_warn() RETURNS boolean AS $$ BEGIN "
+                             f"RAISE WARNING 'leaked %', E'{PASSWORD}\\tsecond\\nthird'; "
+                             "RETURN true; END $$ LANGUAGE plpgsql")
+        psql(self.uri, "-c", f'CREATE VIEW "{view}" AS SELECT * FROM "{TABLE}" WHERE ltl_warn()')
+        out = os.path.join(self.dir, "warnings")
+        r = env.run(["profile", self.server.uri(table=view), "-q", "-o", out,
+                     "--salt-file", self.salt])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stderr.splitlines()
+        self.assertGreater(len(lines), 0, r.stderr)
+        prefix = (f"llmtrafficlens: warning: postgresql://ltl@/ltltest?host={self.server.sock}"
+                  ": server notice: WARNING:  leaked ***\\x09second; third")
+        for line in lines:
+            self.assertTrue(line.startswith(prefix), line)
+        self.assertNotIn(PASSWORD, r.stderr)
+
     def test_large_rows_are_fetched_a_few_at_a_time(self):
         """Issue 35, item 14: memory is bounded by bytes, not rows. Six rows of 48 MB each (an
         unused api_key column): a fixed first batch of 100 rows held all 288 MB twice (the
