@@ -3,6 +3,10 @@
 // tools). Properties beyond "no crash" (ASan/UBSan): rendering is deterministic (a second render
 // into a used scratch gives the same text, segment spans and error); every span lies inside the
 // text, in order, without overlap; a parse failure or render error carries a message.
+// fuzz/chat_template.dict gives the mutator the constructs of issue 35 (self-containing
+// namespaces, deep parentheses and statements, filter chains, over-long digit strings,
+// '%'-formatting); each render runs under small work and byte budgets (20,000 steps, 4 MiB), so
+// the limits are reached, not merely approached, and an input costs at most a few milliseconds.
 #include <simdjson.h>
 
 #include <cstdlib>
@@ -26,6 +30,7 @@ bool RenderOnce(const ltl::ChatTemplate& t, simdjson::dom::element body,
   s->segments.Clear();
   ltl::ChatTemplateInput input;
   input.max_steps = 20000;
+  input.max_bytes = size_t{4} << 20;
   std::string reason;
   ltl::TemplateMessageOptions options;
   options.content_format = ltl::DetectContentFormat(t);

@@ -29,14 +29,20 @@ run_one() {
   local t=$1 name=${1%_fuzz}
   local seeds=fuzz/corpus/$name work=$build/corpus/$name log=$build/logs/$1.log
   mkdir -p "$work" "$seeds"
+  # A target's dictionary, when it has one: fuzz/<target>.dict (libFuzzer's -dict format).
+  local dict=()
+  if [[ -f fuzz/$name.dict ]]; then dict=(-dict="fuzz/$name.dict"); fi
   # -max_len: bodies and CSV records of a few KiB exercise every path; -rss_limit_mb bounds memory.
   if ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       "$build/$t" "$work" "$seeds" -max_total_time="$seconds" -max_len=16384 -timeout=20 \
-      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/findings/$name-" \
+      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/findings/$name-" "${dict[@]}" \
       >"$log" 2>&1; then
-    local execs
+    local execs rate cov
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    echo "fuzz $name: ${seconds}s, ${execs:-?} executions, corpus $(ls "$work" | wc -l) inputs, no finding"
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    cov=$(sed -n 's/.* cov: \([0-9]*\) .*/\1/p' "$log" | tail -1)
+    echo "fuzz $name: ${seconds}s, ${execs:-?} executions (${rate:-?} exec/s), coverage ${cov:-?}" \
+      "edges, corpus $(ls "$work" | wc -l) inputs, no finding"
   else
     echo "fuzz $name: FINDING (see $log and $build/findings/)" >&2
     tail -40 "$log" >&2

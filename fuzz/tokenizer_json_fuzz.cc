@@ -1,0 +1,77 @@
+// libFuzzer target: loading a tokenizer.json (src/tokenize/hf_tokenizer_json.cc and the
+// normalizer, pre-tokenizer, BPE and added-token readers behind it) and encoding a text with what
+// loaded. Where tokenizer_fuzz mutates the text under four fixed files, this one mutates the file:
+// the input is a tokenizer.json, optionally followed by "\n@@TEXT@@\n" and the text to encode
+// (default: a short mixed text). fuzz/tokenizer_json.dict gives the mutator the constructs of
+// issue 35 (items 9, 10, 11, 12): deep nesting, Sequence normalizers and pre-tokenizers, Replace
+// steps that multiply the text, regex patterns, added tokens and out-of-range ids. Properties
+// beyond "no crash" (ASan/UBSan, and libFuzzer's memory and time limits: a multiplying normalizer
+// or a deep document must be refused at load, not fill memory or the stack):
+//  - a refused file carries a message naming the file;
+//  - encoding is deterministic (a second encode gives the same ids);
+//  - the encoding status is OK or an error with a message.
+// The file is handed over through a memfd (ReadFileBytes opens a path), written once per input.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fuzz/fuzz_util.h"
+#include "tokenize/hf_tokenizer.h"
+
+namespace {
+
+constexpr std::string_view kSeparator = "\n@@TEXT@@\n";
+constexpr std::string_view kDefaultText =
+    "Hello world  \n\n 123 4567 caf\xC3\xA9 \xE2\x96\x81x <s>aaa</s> \xE6\x97\xA5\xE6\x9C\xAC "
+    "don't\tstop!";
+
+const std::string& MemfdPath() {
+  static const std::string path = [] {
+    const int fd = ::memfd_create("tokenizer.json", MFD_CLOEXEC);
+    LTL_FUZZ_CHECK(fd >= 0);
+    return "/proc/self/fd/" + std::to_string(fd);
+  }();
+  return path;
+}
+
+void WriteMemfd(std::string_view bytes) {
+  const std::string& path = MemfdPath();
+  const int fd = std::stoi(path.substr(path.rfind('/') + 1));
+  LTL_FUZZ_CHECK(::ftruncate(fd, 0) == 0);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n =
+        ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    LTL_FUZZ_CHECK(n > 0);
+    done += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view in(reinterpret_cast<const char*>(data), size);
+  std::string_view json = in, text = kDefaultText;
+  if (const size_t sep = in.find(kSeparator); sep != std::string_view::npos) {
+    json = in.substr(0, sep);
+    text = in.substr(sep + kSeparator.size());
+  }
+  WriteMemfd(json);
+  auto loaded = ltl::LoadHfTokenizerJson(MemfdPath());
+  if (!loaded.ok()) {
+    const std::string& message = loaded.status().message();
+    LTL_FUZZ_CHECK(message.rfind(MemfdPath(), 0) == 0 && message.size() > MemfdPath().size());
+    return 0;
+  }
+  const ltl::Tokenizer& t = *loaded.value();
+  std::vector<uint32_t> ids, again;
+  t.Encode(text, &ids);
+  t.Encode(text, &again);
+  LTL_FUZZ_CHECK(ids == again);
+  const ltl::Status st = t.EncodeStatus();
+  LTL_FUZZ_CHECK(st.ok() || !st.message().empty());
+  return 0;
+}
