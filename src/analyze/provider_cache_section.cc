@@ -411,14 +411,16 @@ ProviderCacheSection AnalyzeProviderCache(const Trace& trace,
   if (!idx.empty()) {
     const double t0 = trace.requests[idx.front()].time_s;
     const double t1 = trace.requests[idx.back()].time_s;
-    const size_t n = t1 > t0 ? 48 : 1;
-    const double width = t1 > t0 ? (t1 - t0) / static_cast<double>(n) : 1;
+    // A span that overflows a double (absurd timestamps) gets one bucket, not NaN widths.
+    const size_t n = t1 > t0 && std::isfinite(t1 - t0) ? 48 : 1;
+    const double width = n > 1 ? (t1 - t0) / static_cast<double>(n) : 1;
     s.over_time.resize(n);
     for (size_t b = 0; b < n; ++b) s.over_time[b].start_s = t0 + width * static_cast<double>(b);
     for (size_t k = 0; k < idx.size(); ++k) {
       const TraceRequest& tr = trace.requests[idx[k]];
-      size_t b = static_cast<size_t>((tr.time_s - t0) / width);
-      b = std::min(b, n - 1);
+      double at = (tr.time_s - t0) / width;
+      at = at >= 0 ? std::min(at, static_cast<double>(n - 1)) : 0.0;  // NaN-safe
+      const size_t b = static_cast<size_t>(at);
       ProviderTimeBucket& bucket = s.over_time[b];
       bucket.input_tokens += tr.input_tokens;
       bucket.predicted_read += replay.predictions[k].read;

@@ -272,7 +272,10 @@ Status AtomicFile::Open(const std::string& path, StaleTemps stale) {
   if (stale == StaleTemps::kRemove) RemoveStaleTempFiles(dir, {base});
   int fd = -1;
   for (int attempt = 0; fd < 0; ++attempt) {
-    temp_path_ = dir + "/." + base + ".tmp-XXXXXX";
+    temp_path_ = dir;
+    temp_path_ += "/.";
+    temp_path_ += base;
+    temp_path_ += ".tmp-XXXXXX";
     fd = ::mkostemp(temp_path_.data(), O_CLOEXEC);
     if (fd < 0) {
       Status st =
