@@ -8,7 +8,8 @@
 // beyond "no crash" (ASan/UBSan, and libFuzzer's memory and time limits: a multiplying normalizer
 // or a deep document must be refused at load, not fill memory or the stack):
 //  - a refused file carries a message naming the file;
-//  - encoding is deterministic (a second encode gives the same ids);
+//  - encoding is deterministic (a second encode gives the same ids) unless it failed: a split
+//    pattern that reached PCRE2's limits is not run again, and the error stays (the run stops);
 //  - the encoding status is OK or an error with a message.
 // The file is handed over through a memfd (ReadFileBytes opens a path), written once per input.
 #include <sys/mman.h>
@@ -69,9 +70,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const ltl::Tokenizer& t = *loaded.value();
   std::vector<uint32_t> ids, again;
   t.Encode(text, &ids);
+  const ltl::Status first = t.EncodeStatus();
+  LTL_FUZZ_CHECK(first.ok() || !first.message().empty());
   t.Encode(text, &again);
-  LTL_FUZZ_CHECK(ids == again);
-  const ltl::Status st = t.EncodeStatus();
-  LTL_FUZZ_CHECK(st.ok() || !st.message().empty());
+  const ltl::Status second = t.EncodeStatus();
+  if (first.ok() && second.ok()) {
+    LTL_FUZZ_CHECK(ids == again);
+  } else {
+    // A split pattern that reached PCRE2's limits is not run again in this process, so a second
+    // encode may cut differently; the error stays, and the run stops on it (docs/ROBUSTNESS.md,
+    // Tokenizer split patterns). Found by this target: `(\w+\s?)+x` as a Split pattern.
+    LTL_FUZZ_CHECK(!second.ok());
+  }
   return 0;
 }

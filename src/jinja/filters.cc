@@ -449,6 +449,14 @@ Value ApplyFilter(FilterId id, const Value& v, const CallArgs& args, Evaluator* 
         TypeFail("batch/slice count must be a positive integer");
       const Value* fill = args.Get(1, "fill_with");
       std::vector<Value> items = Items(v, a);
+      // What the groups will hold, charged before they are built: `[1]|batch(10**12, 'x')` pads
+      // a group to n values and `slice(10**12)` makes n groups; batch without a fill value holds
+      // only the items.
+      const bool padded = fill && !fill->is_none();
+      const size_t extra = id == FilterId::kSlice || padded ? static_cast<size_t>(n) : 0;
+      a->Charge(extra > SIZE_MAX / sizeof(Value) - items.size()
+                    ? SIZE_MAX
+                    : (items.size() + extra) * sizeof(Value));
       std::vector<Value> groups;
       if (id == FilterId::kBatch) {
         for (size_t i = 0; i < items.size(); i += static_cast<size_t>(n)) {

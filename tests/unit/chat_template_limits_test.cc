@@ -197,6 +197,37 @@ TEST(ChatTemplateLimits, ByteBudgetEndsTheRenderNamingIt) {
   EXPECT_EQ(r.text.size(), 10000000u);
 }
 
+// Found by the chat_template fuzzer with its issue-35 dictionary: padding and grouping sized by an
+// argument were built before the budget saw them (`'x'|center(99999999)` ran a character at a
+// time past libFuzzer's 20 s limit; `batch(n, fill)` pads to n values, `slice(n)` makes n groups).
+// Ordinary sizes render as Jinja2 3.1 prints them (expected strings from Debian's python3-jinja2).
+TEST(ChatTemplateLimits, PaddingAndGroupingAreChargedBeforeTheyAreBuilt) {
+  const char* budget = "template allocated more than its byte budget of 64 MiB";
+  const size_t kBudget = size_t{64} << 20;
+  for (const char* t :
+       {"{{ 'x'|center(1000000000000) }}", "{{ 'x'.ljust(99999999) }}",
+        "{{ 'x'.rjust(99999999, '*') }}", "{{ [1]|batch(1000000000000, 'x')|list }}",
+        "{{ [1, 2, 3]|slice(1000000000000)|list|length }}"}) {
+    Rendered r = RenderT(t, "{}", kBudget);
+    EXPECT_FALSE(r.ok) << t;
+    EXPECT_EQ(r.error.kind, ct::ErrorKind::kLimit) << t;
+    EXPECT_EQ(r.text, budget) << t;
+  }
+  Rendered r = RenderT(
+      "{{ 'ab'|center(7) }}|{{ 'ab'.ljust(5, '*') }}|{{ 'ab'.rjust(4) }}|{{ '\u00e9'.center(4, "
+      "'\u00b7') }}",
+      "{}", kBudget);
+  ASSERT_TRUE(r.ok) << r.text;
+  EXPECT_EQ(r.text, "   ab  |ab***|  ab|\u00b7\u00e9\u00b7\u00b7");
+  // A large count without a fill value holds only the items: no false limit.
+  r = RenderT(
+      "{{ [1, 2, 3]|batch(100000000)|list }}|{{ [1, 2, 3, 4, 5]|slice(3, 0)|list }}|"
+      "{{ [1]|batch(3, 'x')|list }}",
+      "{}", kBudget);
+  ASSERT_TRUE(r.ok) << r.text;
+  EXPECT_EQ(r.text, "[[1, 2, 3]]|[[1, 2], [3, 4], [5, 0]]|[[1, 'x', 'x']]");
+}
+
 TEST(ChatTemplateLimits, WorkStepLimitEndsTheRenderNamingIt) {
   Rendered r =
       RenderT("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
