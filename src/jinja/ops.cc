@@ -20,6 +20,17 @@ namespace {
 int64_t IntOf(const Value& v) {
   return v.kind == Kind::kBool ? (v.b ? 1 : 0) : v.i;
 }
+// int(d) as Python's '%d' % d takes a float: NaN and infinities are Python's errors, a value past
+// 64 bits (Python prints the whole integer) is refused. Before, the cast was undefined
+// (chat_template fuzzer: '%d' % 1e4001).
+long long TruncateForPercentD(double d) {
+  if (std::isnan(d)) TypeFail("cannot convert float NaN to integer");
+  if (std::isinf(d)) TypeFail("cannot convert float infinity to integer");
+  const double t = std::trunc(d);
+  if (t >= 9223372036854775808.0 || t < -9223372036854775808.0)
+    Fail(ErrorKind::kUnsupported, "integer result exceeds 64 bits");
+  return static_cast<long long>(t);
+}
 bool IsIntLike(const Value& v) {
   return v.kind == Kind::kInt || v.kind == Kind::kBool;
 }
@@ -271,8 +282,7 @@ Value PercentFormat(Arena* arena, const Value& fmt, const Value& args) {
       case 'u': {
         if (!arg.is_number())
           TypeFail(std::string("%d format: a real number is required, not ") + TypeName(arg));
-        long long v =
-            arg.kind == Kind::kFloat ? static_cast<long long>(std::trunc(arg.d)) : IntOf(arg);
+        long long v = arg.kind == Kind::kFloat ? TruncateForPercentD(arg.d) : IntOf(arg);
         char* b = numeric();
         std::snprintf(b, room, (spec + "lld").c_str(), v);
         out += b;

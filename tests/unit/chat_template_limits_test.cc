@@ -149,6 +149,34 @@ TEST(ChatTemplateLimits, OverlongDigitStringsAreErrorsLikePython) {
   EXPECT_TRUE(r.parsed);  // an error or a result, never an abort
 }
 
+// Found by the chat_template fuzzer: '%d' of an infinite float was an undefined cast, and the
+// odd/even/divisibleby tests cast floats to integers (3.5 was odd). Jinja2's tests are `value % 2
+// == 1` etc. with Python's modulo; Python's '%d' raises for NaN and infinities (expected values
+// from Debian's python3-jinja2 3.1, infinities passed as a variable there: Jinja2 folds the
+// constant 1e308 * 10 into source code as `inf`, a NameError of its own).
+TEST(ChatTemplateLimits, FloatsInIntegerPlacesAreLikePython) {
+  Rendered r = RenderT(
+      "{{ 3.5 is odd }}|{{ 3.0 is odd }}|{{ -3 is odd }}|{{ 4.0 is even }}|{{ (1e308 * 10) is "
+      "even }}|{{ (1e308 * 10) is odd }}|{{ 7.5 is divisibleby 2.5 }}|{{ 9 is divisibleby 3 }}|"
+      "{{ -2 is even }}|{{ '%d|%i' % (3.99, -2.5) }}");
+  ASSERT_TRUE(r.ok) << r.text;
+  EXPECT_EQ(r.text, "False|True|True|True|False|False|True|True|True|3|-2");
+  r = RenderT("{{ '%d' % (1e308 * 10) }}");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.text, "cannot convert float infinity to integer");
+  r = RenderT("{{ '%d' % (1e308 * 10 - 1e308 * 10) }}");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.text, "cannot convert float NaN to integer");
+  r = RenderT("{{ '%d' % 1e300 }}");  // Python prints all 301 digits; 64 bits cannot
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.text, "integer result exceeds 64 bits");
+  r = RenderT("{{ 3 is divisibleby 0 }}");
+  EXPECT_FALSE(r.ok);
+  r = RenderT("{{ 3.0 is divisibleby 0 }}");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.text, "float modulo");
+}
+
 // Item 9: limits on bytes and on work, per render.
 TEST(ChatTemplateLimits, RepetitionIsFlatAndWideFormatsAreWhole) {
   Rendered r = RenderT("{{ ('x' * 16000000)|length }}");
