@@ -183,6 +183,7 @@ Value Indent(const Value& v, const CallArgs& args, Arena* a) {
     } else {
       int64_t n;
       if (!AsIndex(*w, &n)) TypeFail("can't multiply sequence by non-int");
+      a->Charge(n > 0 ? static_cast<size_t>(n) : 0);  // before it is built: indent(99999999)
       ind.assign(n > 0 ? static_cast<size_t>(n) : 0, ' ');
     }
   }
@@ -204,6 +205,11 @@ Value Indent(const Value& v, const CallArgs& args, Arena* a) {
     start = i;
   }
   if (start < s.size()) lines.push_back(s.substr(start));
+  // The result, charged to the byte budget before it is built (at most an indentation and a
+  // newline per line; a fuzz input indented 4,000 lines by 97 MB each ran for minutes).
+  const size_t per_line = ind.size() + 1;
+  a->Charge(lines.size() > (SIZE_MAX - s.size()) / per_line ? SIZE_MAX
+                                                            : lines.size() * per_line + s.size());
   std::string rv;
   if (blank) {
     for (size_t i = 0; i < lines.size(); ++i) {

@@ -227,7 +227,8 @@ TEST(ChatTemplateLimits, ByteBudgetEndsTheRenderNamingIt) {
 
 // Found by the chat_template fuzzer with its issue-35 dictionary: padding and grouping sized by an
 // argument were built before the budget saw them (`'x'|center(99999999)` ran a character at a
-// time past libFuzzer's 20 s limit; `batch(n, fill)` pads to n values, `slice(n)` makes n groups).
+// time past libFuzzer's 20 s limit, `indent(99999999)` built a 97 MB indentation per line;
+// `batch(n, fill)` pads to n values, `slice(n)` makes n groups).
 // Ordinary sizes render as Jinja2 3.1 prints them (expected strings from Debian's python3-jinja2).
 TEST(ChatTemplateLimits, PaddingAndGroupingAreChargedBeforeTheyAreBuilt) {
   const char* budget = "template allocated more than its byte budget of 64 MiB";
@@ -235,7 +236,8 @@ TEST(ChatTemplateLimits, PaddingAndGroupingAreChargedBeforeTheyAreBuilt) {
   for (const char* t :
        {"{{ 'x'|center(1000000000000) }}", "{{ 'x'.ljust(99999999) }}",
         "{{ 'x'.rjust(99999999, '*') }}", "{{ [1]|batch(1000000000000, 'x')|list }}",
-        "{{ [1, 2, 3]|slice(1000000000000)|list|length }}"}) {
+        "{{ [1, 2, 3]|slice(1000000000000)|list|length }}",
+        "{{ ('a\\n' * 4000)|indent(99999999) }}", "{{ 'a'|indent(99999999) }}"}) {
     Rendered r = RenderT(t, "{}", kBudget);
     EXPECT_FALSE(r.ok) << t;
     EXPECT_EQ(r.error.kind, ct::ErrorKind::kLimit) << t;
@@ -247,6 +249,12 @@ TEST(ChatTemplateLimits, PaddingAndGroupingAreChargedBeforeTheyAreBuilt) {
       "{}", kBudget);
   ASSERT_TRUE(r.ok) << r.text;
   EXPECT_EQ(r.text, "   ab  |ab***|  ab|\u00b7\u00e9\u00b7\u00b7");
+  r = RenderT(
+      "{{ 'a\\nb\\n\\nc'|indent(3) }}|{{ 'a\\nb\\n\\nc'|indent(2, true, true) }}|{{ "
+      "'x\\ny'|indent('> ') }}",
+      "{}", kBudget);
+  ASSERT_TRUE(r.ok) << r.text;
+  EXPECT_EQ(r.text, "a\n   b\n\n   c|  a\n  b\n  \n  c|x\n> y");
   // A large count without a fill value holds only the items: no false limit.
   r = RenderT(
       "{{ [1, 2, 3]|batch(100000000)|list }}|{{ [1, 2, 3, 4, 5]|slice(3, 0)|list }}|"
