@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "jinja/errors.h"
@@ -277,6 +278,46 @@ Value Pad(const Value& self, const CallArgs& args, Arena* a,
   return NewString(a, out, DominantSegment(self));
 }
 
+// A number's format spec in the part of Python's grammar that printf expresses alike:
+// [sign][#][0][width][.precision]type, type one of d f e g % (Python's '-' sign is its default and
+// becomes nothing; printf's '-' would left-align). False for anything else (fill and alignment,
+// grouping, other types, a precision for 'd'), which the caller refuses as unsupported.
+struct NumberSpec {
+  char sign = 0;  // '+', ' ' or none
+  bool alt = false, zero = false;
+  std::string width, precision;
+  char type = 0;
+};
+
+bool ParseNumberSpec(std::string_view sp, NumberSpec* out) {
+  size_t i = 0;
+  auto digits = [&](std::string* to) {
+    while (i < sp.size() && std::isdigit(static_cast<unsigned char>(sp[i]))) to->push_back(sp[i++]);
+  };
+  if (i < sp.size() && (sp[i] == '+' || sp[i] == ' ' || sp[i] == '-')) {
+    if (sp[i] != '-') out->sign = sp[i];
+    ++i;
+  }
+  if (i < sp.size() && sp[i] == '#') {
+    out->alt = true;
+    ++i;
+  }
+  if (i < sp.size() && sp[i] == '0') {
+    out->zero = true;
+    ++i;
+  }
+  digits(&out->width);
+  if (i < sp.size() && sp[i] == '.') {
+    ++i;
+    digits(&out->precision);
+    if (out->precision.empty()) return false;
+  }
+  if (i + 1 != sp.size()) return false;
+  out->type = sp[i];
+  if (out->type == 'd') return out->precision.empty();
+  return out->type == 'f' || out->type == 'e' || out->type == 'g' || out->type == '%';
+}
+
 // str.format with positional / named fields, !r/!s and the common format specs.
 Value Format(const Value& self, const CallArgs& args, Arena* a) {
   std::string_view f = Str(self, a);
@@ -362,15 +403,31 @@ Value Format(const Value& self, const CallArgs& args, Arena* a) {
       const size_t room = widest + 400;
       a->Charge(room);
       std::vector<char> buf(room, '\0');
-      char type = sp.back();
-      if (type == 'd' && v.kind != Kind::kFloat) {
-        std::snprintf(buf.data(), room, ("%" + sp.substr(0, sp.size() - 1) + "lld").c_str(),
-                      static_cast<long long>(v.kind == Kind::kBool ? v.b : v.i));
-      } else if (type == 'f' || type == 'e' || type == 'g' || type == '%') {
-        std::snprintf(buf.data(), room, ("%" + sp).c_str(), AsDouble(v));
-      } else {
+      // The printf format is built from the parsed parts, never from the spec's text: the spec is
+      // the template's (or the request's) text, and a format made of it read arbitrary memory
+      // (chat_template fuzzer: a '$' positional conversion in a spec crashed in vsnprintf).
+      NumberSpec ns;
+      if (!ParseNumberSpec(sp, &ns) || (ns.type == 'd' && v.kind == Kind::kFloat))
         Fail(ErrorKind::kUnsupported, "format spec '" + sp + "' is not supported");
+      std::string pf = "%";
+      if (ns.sign != 0) pf += ns.sign;
+      if (ns.alt) pf += '#';
+      if (ns.zero) pf += '0';
+      if (ns.type == '%' && !ns.width.empty()) {  // Python's width includes the '%' sign
+        pf += std::to_string(std::max<size_t>(std::stoul(ns.width), 1) - 1);
+      } else {
+        pf += ns.width;
       }
+      if (!ns.precision.empty()) pf += "." + ns.precision;
+      if (ns.type == 'd') {
+        std::snprintf(buf.data(), room, (pf + "lld").c_str(),
+                      static_cast<long long>(v.kind == Kind::kBool ? v.b : v.i));
+      } else if (ns.type == '%') {
+        std::snprintf(buf.data(), room, (pf + "f").c_str(), AsDouble(v) * 100);
+      } else {
+        std::snprintf(buf.data(), room, (pf + ns.type).c_str(), AsDouble(v));
+      }
+      if (ns.type == '%') std::strncat(buf.data(), "%", room - std::strlen(buf.data()) - 1);
       text = buf.data();
     } else {
       AppendStr(v, a, &text);

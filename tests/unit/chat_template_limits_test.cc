@@ -177,6 +177,31 @@ TEST(ChatTemplateLimits, FloatsInIntegerPlacesAreLikePython) {
   EXPECT_EQ(r.text, "float modulo");
 }
 
+// Found by the chat_template fuzzer: a number's format spec in str.format was pasted into a printf
+// format, so a spec with a '$' positional conversion (or %n, %s) made vsnprintf read or write
+// arbitrary memory. The spec is now parsed and only its parts reach printf; what Python gives is
+// from Debian's python3-jinja2 3.1 (Python's '-' sign is its default; printf's '-' left-aligned).
+TEST(ChatTemplateLimits, FormatSpecsNeverReachPrintfAsText) {
+  Rendered r = RenderT(
+      "{{ '{:-5d}|{:+5d}|{: "
+      "d}|{:05d}|{:.1%}|{:8.1%}|{:8.3f}|{:e}|{:g}|{:+.2e}|{:010.3f}'.format(3, "
+      "3, 3, 3, 2.5, 0.5, 3, 2.5, 2.5, 3, 2.5) }}");
+  ASSERT_TRUE(r.ok) << r.text;
+  EXPECT_EQ(r.text,
+            "    3|   +3| 3|00003|250.0%|   50.0%|   3.000|2.500000e+00|2.5|+3.00e+00|000002.500");
+  r = RenderT("{{ '{:5%}'.format(2.5) }}");  // the width is smaller than the number
+  ASSERT_TRUE(r.ok) << r.text;
+  EXPECT_EQ(r.text, "250.000000%");
+  // Python raises ValueError for each; the engine refuses them as unsupported, without printf.
+  for (const char* t : {"{{ '{:1$s}'.format(3) }}", "{{ '{:%n}'.format(3) }}",
+                        "{{ '{:%1$s%1$s%1$s%1$sd}'.format(3) }}", "{{ '{:.2d}'.format(3) }}",
+                        "{{ '{:d}'.format(2.5) }}"}) {
+    r = RenderT(t);
+    EXPECT_FALSE(r.ok) << t;
+    EXPECT_EQ(r.error.kind, ct::ErrorKind::kUnsupported) << t;
+  }
+}
+
 // Item 9: limits on bytes and on work, per render.
 TEST(ChatTemplateLimits, RepetitionIsFlatAndWideFormatsAreWhole) {
   Rendered r = RenderT("{{ ('x' * 16000000)|length }}");
