@@ -26,7 +26,15 @@ void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
                        "--model-config or --kv-bytes-per-token)"));
   need(cmd->add_option(
       "--routing", a->routing,
-      "Routing policies, comma-separated: " + RoutingPolicyNames() + ", or all (default all)"));
+      "Routing policies, comma-separated: " + RoutingPolicyNames() +
+          "; all = the generic ones (default), named = the named routers (docs/FLEET.md)"));
+  need(cmd->add_option("--router-param", a->router_params,
+                       "A named router's parameter, in the router's own name: NAME.KEY=VALUE "
+                       "(repeatable; e.g. vllm-router-prefix.prefix_min_match_length=256)")
+           ->allow_extra_args(false));
+  need(cmd->add_option("--routes-out", a->routes_out,
+                       "Write each routed request's worker per policy and per-worker size to "
+                       "ROUTES.jsonl (docs/FORMATS.md)"));
   need(cmd->add_option("--worker-policy", a->worker_policy,
                        "Eviction policy of every worker's cache: " + EvictionPolicyNames() +
                            " (default lru; optimal only with cache-oblivious routing)"));

@@ -108,9 +108,10 @@ int RunProfile(const ProfileArgs& a) {
   // The paths are the user's, but a path can hold control characters: printed escaped, like
   // every message line (common/safe_label.h).
   summary += fmt::format(
-      "\nwrote {}, {}{}\n", EscapeForTerminal(result->json_path),
+      "\nwrote {}, {}{}{}\n", EscapeForTerminal(result->json_path),
       EscapeForTerminal(result->html_path),
-      result->requests_path.empty() ? "" : ", " + EscapeForTerminal(result->requests_path));
+      result->requests_path.empty() ? "" : ", " + EscapeForTerminal(result->requests_path),
+      result->routes_path.empty() ? "" : ", " + EscapeForTerminal(result->routes_path));
   PrintOutput(summary);
   if (!result->too_many_skipped.empty()) {
     PrintError(result->too_many_skipped);

@@ -95,6 +95,23 @@ struct ProviderFacts {
   size_t bytes() const { return blocks.capacity() * sizeof(ProviderBlock); }
 };
 
+// What the named routers see of a request (simulate/routing_policy.h, docs/FLEET.md "Named
+// routers"): each router's own view, computed in the ingest stage from the prompt text and kept as
+// keyed digests only, as block ids are. Filled only when a named router is asked
+// (ReadContext::router_views); `text` false = no prompt text (hashed traces, shards): routers
+// whose view is text route on block ids there.
+// vllm-router-prefix's chunk size in characters (production-stack's HashTrie default).
+inline constexpr size_t kVllmRouterChunkChars = 128;
+
+struct RouterView {
+  bool text = false;
+  // vllm-router-prefix: chained keyed digests of the 128-code-point chunks (the last one partial)
+  // of the message contents joined with "\n" (ingest/router_view.h).
+  std::vector<uint64_t> chunks128;
+  uint64_t session = 0;  // keyed digest of the logged session id (0 = none)
+  size_t bytes() const { return chunks128.capacity() * sizeof(uint64_t); }
+};
+
 struct RequestRecord {
   uint64_t line = 0;      // 1-based line (JSONL) or record number (CSV) in the input
   double time_s = 0;      // seconds; absolute epoch or trace-relative, as the input had it
@@ -122,6 +139,7 @@ struct RequestRecord {
   bool truncated_body = false;  // the gateway truncated the body (e.g. litellm_truncated)
   PromptFacts facts;            // gateway logs: segments and tools (cache busters)
   ProviderFacts provider;       // gateway logs: what a provider's prompt cache needs and did
+  RouterView view;              // gateway logs, when a named router is asked
   uint32_t file = 0;            // index of the input file the record came from (run order)
   // Cache traces (cctrace) only.
   bool subagent = false;     // a sub-agent's request (its own isolated cache namespace)

@@ -136,7 +136,8 @@ GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config)
                                : MakeApproxCutter(config.block_size)),
       chain_(config.key),
       facts_(config.key),
-      provider_(config.key) {
+      provider_(config.key),
+      router_view_(config.key) {
   // A request no entry serves says so next to its layout when some model has its own files.
   const bool fallback = !config_.models.empty();
   for (Layout l : kAllLayouts)
@@ -375,6 +376,10 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   const SessionId& s = row_.session;
   out->session_field = s.field ? s.field : "";
   out->conversation = s.field && s.per_conversation ? SessionKey(s) : std::string();
+  if (config_.router_views) {
+    router_view_.Build(obj, &out->view);
+    out->view.session = s.field ? SipHash24(config_.key, SessionKey(s)) | 1 : 0;
+  }
   if (row_.filler.field) {
     filler_field_ = row_.filler.field;
     filler_key_ = SessionKey(row_.filler);

@@ -23,6 +23,7 @@
 #include "ingest/ingest_context.h"
 #include "ingest/prompt_facts.h"
 #include "ingest/provider_facts.h"
+#include "ingest/router_view.h"
 #include "ingest/row_locator.h"
 #include "ingest/session_id.h"
 #include "render/model_chat_template.h"
@@ -47,6 +48,8 @@ struct GatewayConfig {
   bool reuse_prompts = true;
   // Locate each row's timing into RequestRecord::duration_s (IngestContext::durations).
   bool durations = false;
+  // Fill RequestRecord::view (the named routers' views; ingest/router_view.h).
+  bool router_views = false;
 };
 
 // kIgnored: a record of another kind (a Langfuse span): counted, not a request.
@@ -122,6 +125,7 @@ class GatewayRowProcessor {
   BlockChain chain_;
   PromptFactsBuilder facts_;
   ProviderFactsBuilder provider_;
+  RouterViewBuilder router_view_;
   ConversationLinks links_;
   std::string filler_key_;
   const char* filler_field_ = nullptr;

@@ -75,7 +75,26 @@ Status CheckFleetArgs(const FleetSettings& a, const std::optional<KvMemory>& mem
     return Status::InvalidArgument("--kv-cost-weight must be a number >= 0");
   if (!(a.prefill_rate > 0) || !(a.decode_rate > 0))
     return Status::InvalidArgument("--prefill-rate and --decode-rate must be positive");
+  for (const std::string& text : a.router_params) {
+    auto p = ParseRouterParam(text);
+    if (!p.ok()) return Status::InvalidArgument("--router-param: " + p.status().message());
+    bool routed = false;
+    for (const RoutingPolicy* r : *routing) routed = routed || r->name() == p->router;
+    if (!routed)
+      return Status::InvalidArgument(
+          fmt::format("--router-param {}: {} is not among --routing {} (add it there)", text,
+                      p->router, a.routing));
+  }
   return Status::Ok();
+}
+
+bool FleetNeedsRouterViews(const FleetSettings& a) {
+  if (a.workers == 0) return false;
+  auto routing = ParseRoutingList(a.routing);
+  if (!routing.ok()) return false;
+  for (const RoutingPolicy* r : *routing)
+    if (r->named()) return true;
+  return false;
 }
 
 std::optional<FleetOptions> ResolveFleetOptions(const FleetSettings& a, uint32_t block_size,
@@ -116,6 +135,9 @@ std::optional<FleetOptions> ResolveFleetOptions(const FleetSettings& a, uint32_t
   o.load.prefill_rate = a.prefill_rate;
   o.load.decode_rate = a.decode_rate;
   o.load.prefill_queue = !a.no_prefill_queue;
+  for (const std::string& text : a.router_params)
+    o.router_params.push_back(*ParseRouterParam(text));
+  o.keep_routes = !a.routes_out.empty();
   return o;
 }
 

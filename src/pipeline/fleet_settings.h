@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analyze/build_profile.h"
 #include "common/status.h"
@@ -28,7 +29,13 @@ struct FleetSettings {
   double prefill_rate = LoadModel{}.prefill_rate;
   double decode_rate = LoadModel{}.decode_rate;
   bool no_prefill_queue = false;
+  std::vector<std::string> router_params;  // --router-param NAME.KEY=VALUE (named routers)
+  std::string routes_out;                  // --routes-out ROUTES.jsonl ("" = not asked)
 };
+
+// Whether the --routing list asks for a named router (the ingest stage then computes the routers'
+// views, RequestRecord::view).
+bool FleetNeedsRouterViews(const FleetSettings& args);
 
 // Checks the fleet options (lists parse, values in range, GiB sizes have a KV size per token);
 // run before reading the input.

@@ -12,8 +12,10 @@
 #include "report/report_html.h"
 #include "report/report_json.h"
 #include "report/requests_jsonl.h"
+#include "report/routes_jsonl.h"
 #include "simulate/engine_pool.h"
 #include "simulate/eviction_policy.h"
+#include "simulate/router_views.h"
 #include "simulate/trace.h"
 
 namespace ltl {
@@ -102,6 +104,12 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
     if (!requests_out.ok()) return requests_out.status();
     result.requests_path = requests_out->path;
   }
+  Result<OutputPath> routes_out = OutputPath{};
+  if (!spec.fleet.routes_out.empty()) {
+    routes_out = ResolveOutputPath(spec.fleet.routes_out, /*allow_stream=*/false);
+    if (!routes_out.ok()) return routes_out.status();
+    result.routes_path = routes_out->path;
+  }
   auto provider =
       ResolveProviderCacheOptions(spec.provider_cache, spec.provider_ttl_s, spec.prices_file);
   if (!provider.ok()) return provider.status();
@@ -130,6 +138,8 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   run.ctx.cctrace_warm_prefix = spec.warm_prefix;
   // Durations are read only for the analyses that put requests in flight in time.
   run.ctx.durations = spec.fleet.workers > 0 || !spec.engine.ideal();
+  // The named routers' views of each request, only when --routing names a router that has one.
+  run.ctx.router_views = FleetNeedsRouterViews(spec.fleet);
   if (Status st = run.LoadTokenizer(spec.read); !st.ok()) return st;
   run.ctx.gateway.tokenizer = run.tokenizer.get();
   run.ctx.threads = spec.kv.threads;  // 0 = all cores
@@ -157,6 +167,7 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   analyze.tokenizer = loaded->tokenizer;  // --tokenizer, or the one the shards were cut with
   analyze.provider_cache = std::move(provider).value();
   Trace trace = BuildTrace(in.records, std::move(run.interner));
+  if (run.ctx.router_views) AttachRouterViews(&in.records, &trace);
   analyze.fleet = ResolveFleetOptions(spec.fleet, trace.block_size, caps, kv_request->memory);
   if (engine) {
     EngineRun er;
@@ -198,6 +209,12 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
     Status st = WriteFilesTogether(
         {{html_out->path, RenderReportHtml(p)}, {json_out->path, RenderReportJson(p)}});
     if (!st.ok()) return st;
+  }
+  if (!spec.fleet.routes_out.empty() && p.fleet) {
+    Status st = WriteRoutesJsonl(routes_out->path, trace, *p.fleet);
+    if (!st.ok()) return st;
+    for (FleetPolicyResult& pr : p.fleet->policies)
+      for (FleetPoint& pt : pr.points) pt.routes = {};  // written: not kept in the profile
   }
   if (spec.requests_out) {
     Status st =

@@ -52,6 +52,7 @@ struct ProfileResult {
   Profile profile;
   std::string json_path, html_path;  // as written ("" = not written)
   std::string requests_path;         // --requests-out as written ("" = not asked)
+  std::string routes_path;           // --routes-out as written ("" = not asked)
   // The --max-skip-share message when more rows were skipped than tolerated ("" = within); the
   // outputs are written all the same (the command line exits 1).
   std::string too_many_skipped;

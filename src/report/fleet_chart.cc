@@ -220,9 +220,19 @@ std::string FleetSectionHtml(const FleetResult& f, uint32_t block_size, double w
         o.workers, SizeText(o.capacity_blocks[last], block_size, o));
   for (const FleetPolicyResult& pr : f.policies) {
     if (!pr.policy->fallback_key().empty() && pr.fallback_requests > 0)
-      s += fmt::format("{}: {} of {} requests carried no {} and were routed round-robin. ",
+      s += fmt::format("{}: {} of {} requests carried no {} and were routed {}. ",
                        pr.policy->name(), WithCommas(static_cast<int64_t>(pr.fallback_requests)),
-                       WithCommas(static_cast<int64_t>(f.requests)), pr.policy->fallback_key());
+                       WithCommas(static_cast<int64_t>(f.requests)), pr.policy->fallback_key(),
+                       HtmlEscape(pr.policy->fallback_rule()));
+    if (pr.policy->named()) {
+      s += fmt::format("{} ({}): {}. ", pr.policy->name(), HtmlEscape(pr.policy->source()),
+                       HtmlEscape(pr.policy->view()));
+      if (pr.policy->text_view() && pr.requests_without_text > 0)
+        s += fmt::format(
+            "{}: {} requests have no prompt text (hashed trace or shard) and were "
+            "routed on their block ids. ",
+            pr.policy->name(), WithCommas(static_cast<int64_t>(pr.requests_without_text)));
+    }
     if (pr.policy->has_load_guard() && !pr.points.empty())
       s += fmt::format(
           "{}: the load guard (busiest &gt; {} × and &gt; +{} outstanding "

@@ -71,6 +71,17 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
     e["policy"] = std::string(pr.policy->name());
     e["cache_aware"] = pr.policy->AsCacheAware() != nullptr;
     if (!pr.policy->fallback_key().empty()) e["fallback_requests"] = pr.fallback_requests;
+    if (pr.policy->named()) {
+      Json router;
+      router["source"] = std::string(pr.policy->source());
+      router["view"] = std::string(pr.policy->view());
+      Json params = Json::object();
+      for (const RouterParam& k : pr.policy->params())
+        params[std::string(k.key)] = RouterParamValue(o, *pr.policy, k.key);
+      router["params"] = params;
+      if (pr.policy->text_view()) router["requests_without_text"] = pr.requests_without_text;
+      e["router"] = router;
+    }
     Json points = Json::array();
     for (const FleetPoint& pt : pr.points) {
       Json q;

@@ -71,13 +71,23 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
     const std::string_view key = pr.policy->fallback_key();
     if (!key.empty() && pr.fallback_requests > 0) {
       if (pr.fallback_requests == f.requests)
-        out += fmt::format("  {}: no request carried a {}; all {} routed round-robin\n",
-                           pr.policy->name(), key, WithCommas(static_cast<int64_t>(f.requests)));
-      else
         out +=
-            fmt::format("  {}: {} of {} requests had no {} and were routed round-robin\n",
-                        pr.policy->name(), WithCommas(static_cast<int64_t>(pr.fallback_requests)),
-                        WithCommas(static_cast<int64_t>(f.requests)), key);
+            fmt::format("  {}: no request carried a {}; all {} routed {}\n", pr.policy->name(), key,
+                        WithCommas(static_cast<int64_t>(f.requests)), pr.policy->fallback_rule());
+      else
+        out += fmt::format(
+            "  {}: {} of {} requests had no {} and were routed {}\n", pr.policy->name(),
+            WithCommas(static_cast<int64_t>(pr.fallback_requests)),
+            WithCommas(static_cast<int64_t>(f.requests)), key, pr.policy->fallback_rule());
+    }
+    if (pr.policy->named()) {
+      out += fmt::format("  {}: {}\n", pr.policy->name(), pr.policy->view());
+      if (pr.policy->text_view() && pr.requests_without_text > 0)
+        out += fmt::format(
+            "  {}: {} of {} requests have no prompt text (hashed trace or shard): routed on their "
+            "block ids\n",
+            pr.policy->name(), WithCommas(static_cast<int64_t>(pr.requests_without_text)),
+            WithCommas(static_cast<int64_t>(f.requests)));
     }
     if (pr.policy->has_load_guard()) {
       uint64_t lo = UINT64_MAX, hi = 0;

@@ -36,6 +36,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router
     for (uint32_t w = 0; w < n; ++w) match[w] = caches[w]->Match(ids, r.num_blocks);
     const RouteChoice choice = router.Choose(view, r, options, &rotor);
     const uint32_t w = choice.worker;
+    if (options.keep_routes) p.routes.push_back(w);
     const int64_t hit = HitTokenCount(r, match[w]);
     if (choice.guard) ++p.guard_triggers;
     if (i >= first_measured && !r.replay_only) {

@@ -1,10 +1,14 @@
 // Hashing for the cache-oblivious routers: a 64-bit mixer and rendezvous (highest random weight)
 // hashing, which is consistent — removing a worker moves only the keys that worker held — with no
-// ring to build. Hand-written: a dozen lines, and the routers need exactly this and nothing more.
+// ring to build; and the ring vllm-router-session's consistent hashing needs. Hand-written: a dozen
+// lines, and the routers need exactly this and nothing more.
 // Internal to src/simulate/ (tests/build/internal_headers.cmake).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "common/mix64.h"
 
@@ -25,5 +29,29 @@ inline uint32_t RendezvousWorker(uint64_t key, uint32_t workers) {
   }
   return best;
 }
+
+// A consistent-hash ring (vllm-router-session): kPointsPerWorker points per worker, a key goes to
+// the owner of the first point at or after Mix64(key), wrapping around. A worker's points depend
+// on its index only, so adding or removing a worker moves only the keys it gains or held.
+class HashRing {
+ public:
+  // uhashring's ketama default: 40 virtual nodes x 4 points each (vllm-router-session's ring).
+  static constexpr uint32_t kPointsPerWorker = 160;
+  explicit HashRing(uint32_t workers) {
+    for (uint32_t w = 0; w < workers; ++w)
+      for (uint32_t k = 0; k < kPointsPerWorker; ++k)
+        points_.emplace_back(Mix64(Mix64(0xbb67ae8584caa73bull + w) ^ k), w);
+    std::sort(points_.begin(), points_.end());
+  }
+  uint32_t Node(uint64_t key) const {
+    auto it = std::lower_bound(points_.begin(), points_.end(),
+                               std::pair<uint64_t, uint32_t>(Mix64(key), 0));
+    if (it == points_.end()) it = points_.begin();
+    return it->second;
+  }
+
+ private:
+  std::vector<std::pair<uint64_t, uint32_t>> points_;  // (point, worker), ascending
+};
 
 }  // namespace ltl

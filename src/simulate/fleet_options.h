@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace ltl {
@@ -28,6 +29,12 @@ struct LoadModel {
   bool prefill_queue = true;    // a worker prefills one request after another
 };
 
+// One `--router-param NAME.KEY=VALUE` (checked by ParseRouterParam, simulate/routing_policy.h).
+struct RouterParamSetting {
+  std::string router, key;
+  double value = 0;
+};
+
 struct FleetOptions {
   uint32_t workers = 1;
   std::vector<uint64_t> capacity_blocks;  // per worker, ascending; kUnboundedCapacity allowed
@@ -40,7 +47,9 @@ struct FleetOptions {
   int64_t balance_abs_threshold = 64;  // ... and busiest - least busy > abs (outstanding requests)
   double kv_cost_weight = 1.0;         // w of kv-cost
   LoadModel load;
-  unsigned threads = 0;           // 0 = std::thread::hardware_concurrency()
+  std::vector<RouterParamSetting> router_params;  // --router-param, in command-line order
+  bool keep_routes = false;                       // --routes-out: keep every request's worker
+  unsigned threads = 0;                           // 0 = std::thread::hardware_concurrency()
   double kv_bytes_per_token = 0;  // > 0 when a model is known: sizes are also shown in GiB
   bool sizes_in_gib = false;      // the sizes were asked for in GiB (terminal labels)
 };

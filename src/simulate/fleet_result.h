@@ -21,6 +21,7 @@ struct FleetPoint {
   std::vector<uint64_t> requests;        // measured requests routed to each worker
   std::vector<int64_t> uncached_tokens;  // measured uncached prefill tokens on each worker
   uint64_t guard_triggers = 0;           // prefix-aware: requests the load guard rerouted (all)
+  std::vector<uint32_t> routes;  // --routes-out: each request's worker (replay order), else empty
 
   double HitRate() const {
     return measured_tokens > 0 ? static_cast<double>(hit_tokens) / measured_tokens : 0.0;
@@ -31,8 +32,9 @@ struct FleetPoint {
 
 struct FleetPolicyResult {
   const RoutingPolicy* policy = nullptr;
-  uint64_t fallback_requests = 0;  // session / prefix-hash: requests routed round-robin (all)
-  std::vector<FleetPoint> points;  // one per FleetOptions::capacity_blocks entry
+  uint64_t fallback_requests = 0;      // session / prefix-hash: requests routed round-robin (all)
+  uint64_t requests_without_text = 0;  // text-view routers: requests routed on block ids (all)
+  std::vector<FleetPoint> points;      // one per FleetOptions::capacity_blocks entry
 };
 
 struct FleetResult {

@@ -68,7 +68,10 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
     }
     StaticRoutes routes = pr.policy->AsStatic()->Route(trace, options);
     pr.fallback_requests = routes.fallback_requests;
+    pr.requests_without_text = routes.requests_without_text;
     pr.points = EvaluateStaticRoutes(trace, routes, replay, options);
+    if (options.keep_routes)
+      for (FleetPoint& pt : pr.points) pt.routes = routes.worker;
   }
   const int64_t default_output = DefaultOutputTokens(trace);
   out.default_output_tokens = default_output;

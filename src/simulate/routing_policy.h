@@ -23,6 +23,14 @@ namespace ltl {
 class StaticRouter;
 class CacheAwareRouter;
 
+// A named router's parameter (`--router-param NAME.KEY=VALUE`): the router's own name for it and
+// its default as the pinned version's CLI sets it.
+struct RouterParam {
+  std::string_view key;
+  double default_value;
+  std::string_view help;
+};
+
 class RoutingPolicy {
  public:
   virtual ~RoutingPolicy() = default;
@@ -33,8 +41,23 @@ class RoutingPolicy {
   // What a request needs for this policy to route it by key ("session id"); requests without it
   // are routed round-robin and counted (StaticRoutes::fallback_requests). "" = never falls back.
   virtual std::string_view fallback_key() const { return ""; }
+  // How requests without fallback_key() are routed (the terminal's fallback line).
+  virtual std::string_view fallback_rule() const { return "round-robin"; }
   // The policy may override its cache choice to balance load (RouteChoice::guard is counted).
   virtual bool has_load_guard() const { return false; }
+
+  // Named routers (docs/FLEET.md "Named routers"): a router people deploy, pinned to a version.
+  // source(): the repository @ commit and file its rules come from ("" = a generic policy, which
+  // `--routing all` selects; named routers are asked by name or with `named`).
+  virtual std::string_view source() const { return ""; }
+  bool named() const { return !source().empty(); }
+  // The router's view of a request in one line ("matches ...; ... are invisible to it").
+  virtual std::string_view view() const { return ""; }
+  // Its view is computed from prompt text (RequestRecord::view): without text it routes on block
+  // ids, counted in FleetPolicyResult::requests_without_text.
+  virtual bool text_view() const { return false; }
+  // Its parameters, in the router's own names.
+  virtual std::vector<RouterParam> params() const { return {}; }
 
   // Exactly one of these is non-null: the kind of the policy.
   virtual const StaticRouter* AsStatic() const { return nullptr; }
@@ -61,9 +84,19 @@ class CacheAwareRouter : public RoutingPolicy {
 const std::vector<const RoutingPolicy*>& RoutingPolicies();
 // By name; an error listing the registered names when unknown.
 Result<const RoutingPolicy*> FindRoutingPolicy(std::string_view name);
-// "round-robin,session" -> policies (duplicates dropped, order kept); "all" -> every policy.
+// "round-robin,session" -> policies (duplicates dropped, order kept); "all" -> every generic
+// policy (RoutingPolicy::named() false), "named" -> every named router.
 Result<std::vector<const RoutingPolicy*>> ParseRoutingList(std::string_view text);
 // "round-robin, random, ...": the registered names, for help texts.
 std::string RoutingPolicyNames();
+
+// `--router-param NAME.KEY=VALUE` checked against the registered routers' parameters; an error
+// listing the valid routers or keys otherwise.
+Result<RouterParamSetting> ParseRouterParam(std::string_view text);
+// A named router's parameter: the value set in options.router_params, else its default.
+double RouterParamValue(const FleetOptions& options, const RoutingPolicy& policy,
+                        std::string_view key);
+// " (key=value, ...)" for the parameters set away from their defaults, "" when none.
+std::string RouterParamLabel(const FleetOptions& options, const RoutingPolicy& policy);
 
 }  // namespace ltl

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 #include "common/ascii.h"
 #include "simulate/routing_policy.h"
@@ -15,7 +17,9 @@
   X(PrefixHashRouting)          \
   X(PrefixAwareRouting)         \
   X(KvCostRouting)              \
-  X(LeastLoadedRouting)
+  X(LeastLoadedRouting)         \
+  X(VllmRouterPrefixRouting)    \
+  X(VllmRouterSessionRouting)
 
 namespace ltl {
 
@@ -39,8 +43,8 @@ std::string RoutingPolicyNames() {
 Result<const RoutingPolicy*> FindRoutingPolicy(std::string_view name) {
   for (const RoutingPolicy* p : RoutingPolicies())
     if (p->name() == name) return p;
-  return Status::InvalidArgument(fmt::format("unknown routing policy '{}' (registered: {}; or all)",
-                                             name, RoutingPolicyNames()));
+  return Status::InvalidArgument(fmt::format(
+      "unknown routing policy '{}' (registered: {}; or all, named)", name, RoutingPolicyNames()));
 }
 
 Result<std::vector<const RoutingPolicy*>> ParseRoutingList(std::string_view text) {
@@ -49,8 +53,9 @@ Result<std::vector<const RoutingPolicy*>> ParseRoutingList(std::string_view text
     if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   };
   for (std::string_view item : SplitList(text)) {
-    if (item == "all") {
-      for (const RoutingPolicy* p : RoutingPolicies()) add(p);
+    if (item == "all" || item == "named") {
+      for (const RoutingPolicy* p : RoutingPolicies())
+        if (p->named() == (item == "named")) add(p);
       continue;
     }
     auto p = FindRoutingPolicy(item);
@@ -58,6 +63,74 @@ Result<std::vector<const RoutingPolicy*>> ParseRoutingList(std::string_view text
     add(*p);
   }
   return out;
+}
+
+namespace {
+
+std::string ParamKeys(const RoutingPolicy& p) {
+  std::vector<std::string_view> keys;
+  for (const RouterParam& k : p.params()) keys.push_back(k.key);
+  return keys.empty() ? std::string("none") : JoinNames(keys);
+}
+
+std::string RoutersWithParams() {
+  std::vector<std::string> items;
+  for (const RoutingPolicy* p : RoutingPolicies())
+    if (!p->params().empty()) items.push_back(fmt::format("{} ({})", p->name(), ParamKeys(*p)));
+  std::vector<std::string_view> views(items.begin(), items.end());
+  return JoinNames(views);
+}
+
+}  // namespace
+
+Result<RouterParamSetting> ParseRouterParam(std::string_view text) {
+  const size_t dot = text.find('.');
+  const size_t eq = text.find('=');
+  if (dot == std::string_view::npos || eq == std::string_view::npos || eq < dot)
+    return Status::InvalidArgument(fmt::format(
+        "'{}' is not NAME.KEY=VALUE (routers with parameters: {})", text, RoutersWithParams()));
+  RouterParamSetting s;
+  s.router = std::string(text.substr(0, dot));
+  s.key = std::string(text.substr(dot + 1, eq - dot - 1));
+  const RoutingPolicy* policy = nullptr;
+  for (const RoutingPolicy* p : RoutingPolicies())
+    if (p->name() == s.router && !p->params().empty()) policy = p;
+  if (!policy)
+    return Status::InvalidArgument(fmt::format("unknown router '{}' (routers with parameters: {})",
+                                               s.router, RoutersWithParams()));
+  bool known = false;
+  for (const RouterParam& k : policy->params()) known = known || k.key == s.key;
+  if (!known)
+    return Status::InvalidArgument(fmt::format("unknown parameter '{}' of {} (valid: {})", s.key,
+                                               s.router, ParamKeys(*policy)));
+  const std::string value(text.substr(eq + 1));
+  char* end = nullptr;
+  s.value = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(s.value) ||
+      s.value < 0)
+    return Status::InvalidArgument(
+        fmt::format("{}.{}: '{}' is not a finite number >= 0", s.router, s.key, value));
+  return s;
+}
+
+double RouterParamValue(const FleetOptions& options, const RoutingPolicy& policy,
+                        std::string_view key) {
+  double value = 0;
+  for (const RouterParam& k : policy.params())
+    if (k.key == key) value = k.default_value;
+  for (const RouterParamSetting& s : options.router_params)  // the last setting wins
+    if (s.router == policy.name() && s.key == key) value = s.value;
+  return value;
+}
+
+std::string RouterParamLabel(const FleetOptions& options, const RoutingPolicy& policy) {
+  std::string out;
+  for (const RouterParam& k : policy.params()) {
+    const double v = RouterParamValue(options, policy, k.key);
+    if (v == k.default_value) continue;
+    out += fmt::format("{}{}={}", out.empty() ? " (" : ", ", k.key, v);
+  }
+  return out.empty() ? out : out + ")";
 }
 
 }  // namespace ltl

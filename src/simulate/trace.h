@@ -37,6 +37,19 @@ struct TraceRequest {
   uint64_t flat = kChained;   // else: offset of its blocks in Trace::blocks
 };
 
+// The named routers' views of a trace's requests (RequestRecord::view), with the chunk digests
+// remapped to dense ids, as block ids are (AttachRouterViews, simulate/router_views.h). Empty
+// unless a named router was asked.
+struct TraceRouterViews {
+  bool built = false;
+  std::vector<uint8_t> text;          // per request (replay order): its view came from prompt text
+  std::vector<uint64_t> chunk_start;  // per request + 1: offsets into chunk_ids
+  std::vector<uint32_t> chunk_ids;    // vllm-router-prefix's 128-character chunks, dense ids
+  uint32_t num_chunk_ids = 0;
+  std::vector<uint64_t> session;  // per request: digest of its session key (0 = none)
+  uint64_t text_requests = 0;     // requests whose view came from prompt text
+};
+
 struct Trace {
   std::vector<TraceRequest> requests;  // replay order
   std::vector<uint32_t> blocks;        // dense block ids of the requests stored flat
@@ -62,6 +75,7 @@ struct Trace {
   std::vector<float> duration_s;
   uint64_t logged_durations = 0;  // requests with a logged duration
   uint64_t bad_durations = 0;     // requests whose logged timing was negative or > 1 day
+  TraceRouterViews router_views;  // named routers only
   // A request's logged duration in seconds, or -1 (by position in `requests`).
   double LoggedDuration(size_t i) const {
     return i < duration_s.size() ? static_cast<double>(duration_s[i]) : -1.0;

@@ -1,0 +1,57 @@
+// The named routers' views of a trace (see router_views.h).
+#include "simulate/router_views.h"
+
+#include <absl/container/flat_hash_map.h>
+
+#include "simulate/fleet_hash.h"
+
+namespace ltl {
+
+void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace) {
+  TraceRouterViews& v = trace->router_views;
+  v = TraceRouterViews{};
+  v.built = true;
+  const size_t n = trace->requests.size();
+  v.text.assign(n, 0);
+  v.session.assign(n, 0);
+  v.chunk_start.assign(n + 1, 0);
+  absl::flat_hash_map<uint64_t, uint32_t> dense;
+  for (size_t i = 0; i < n; ++i) {
+    const TraceRequest& r = trace->requests[i];
+    v.chunk_start[i] = v.chunk_ids.size();
+    if (r.record >= records->size()) continue;
+    RouterView& rv = (*records)[r.record].view;
+    if (rv.text) {
+      v.text[i] = 1;
+      ++v.text_requests;
+      v.session[i] = rv.session;
+      for (uint64_t h : rv.chunks128) {
+        auto [it, fresh] = dense.try_emplace(h, v.num_chunk_ids);
+        if (fresh) ++v.num_chunk_ids;
+        v.chunk_ids.push_back(it->second);
+      }
+    } else if (r.conversation >= 0) {
+      v.session[i] = Mix64(static_cast<uint64_t>(r.conversation) + 1) | 1;
+    }
+  }
+  v.chunk_start[n] = v.chunk_ids.size();
+  // Replay-only entries share their record with nothing; every record's view is freed once read.
+  for (RequestRecord& rec : *records) rec.view = RouterView{};
+}
+
+const uint32_t* ViewCursor::Ids(size_t i, uint32_t* n, bool* text) {
+  const TraceRouterViews& v = t_.router_views;
+  const TraceRequest& r = t_.requests[i];
+  *text = v.built && i < v.text.size() && v.text[i];
+  if (!*text) {
+    *n = r.num_blocks;
+    return blocks_.Blocks(r);
+  }
+  const uint64_t a = v.chunk_start[i], b = v.chunk_start[i + 1];
+  *n = static_cast<uint32_t>(b - a);
+  scratch_.resize(*n);
+  for (uint32_t k = 0; k < *n; ++k) scratch_[k] = t_.num_blocks + v.chunk_ids[a + k];
+  return scratch_.data();
+}
+
+}  // namespace ltl

@@ -1,0 +1,33 @@
+// Building a trace's named-router views (TraceRouterViews, simulate/trace.h) from its records'
+// RequestRecord::view, and reading them back per request. A request whose record has no prompt
+// text (hashed traces, shards) has no text view: a router whose view is text routes it on its
+// block ids, and the fleet result counts it (FleetPolicyResult::requests_without_text).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/request_record.h"
+#include "simulate/trace.h"
+
+namespace ltl {
+
+// Fills trace->router_views from `records` (the records the trace was built from) and frees the
+// records' views. Session keys: the logged session id's digest where the record has a text view,
+// else the trace's conversation (cache traces' sessions), else none.
+void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace);
+
+// A request's ids on a text-view router's trie: its chunk ids (offset by the trace's block count,
+// so they never meet block ids) when it has a text view, else its block ids. *text says which.
+class ViewCursor {
+ public:
+  explicit ViewCursor(const Trace& t) : t_(t), blocks_(t) {}
+  const uint32_t* Ids(size_t i, uint32_t* n, bool* text);
+
+ private:
+  const Trace& t_;
+  BlockCursor blocks_;
+  std::vector<uint32_t> scratch_;
+};
+
+}  // namespace ltl
