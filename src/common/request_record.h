@@ -98,8 +98,8 @@ struct ProviderFacts {
 // What the named routers see of a request (simulate/routing_policy.h, docs/FLEET.md "Named
 // routers"): each router's own view, computed in the ingest stage from the prompt text and kept as
 // keyed digests only, as block ids are. Filled only when a named router is asked
-// (ReadContext::router_views); `text` false = no prompt text (hashed traces, shards): routers
-// whose view is text route on block ids there.
+// (GatewayOptions::router_views, ingest/ingest_context.h); `text` false = no prompt text (hashed
+// traces, shards): routers whose view is text route on block ids there.
 // vllm-router-prefix's chunk size in characters (production-stack's HashTrie default).
 inline constexpr size_t kVllmRouterChunkChars = 128;
 

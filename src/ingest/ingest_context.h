@@ -45,6 +45,9 @@ struct GatewayOptions {
   // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
   std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
   bool reuse_prompts = true;  // false = --no-prompt-reuse (GatewayConfig::reuse_prompts)
+  // Compute the named routers' views of each request (RequestRecord::view, ingest/router_view.h):
+  // asked only when --routing names one.
+  bool router_views = false;
 };
 
 struct IngestContext : ReadContext {

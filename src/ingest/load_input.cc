@@ -72,7 +72,7 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, IngestContext* ctx, L
   config.on_prompt = ctx->gateway.on_prompt;
   config.reuse_prompts = ctx->gateway.reuse_prompts;
   config.durations = ctx->durations;
-  config.router_views = ctx->router_views;
+  config.router_views = ctx->gateway.router_views;
   GatewayReadStats stats;
   Status st = ReadGateway(in, d, ctx, config, &out->records, &stats, &out->post_pass);
   if (!st.ok()) return st;

@@ -139,7 +139,7 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   // Durations are read only for the analyses that put requests in flight in time.
   run.ctx.durations = spec.fleet.workers > 0 || !spec.engine.ideal();
   // The named routers' views of each request, only when --routing names a router that has one.
-  run.ctx.router_views = FleetNeedsRouterViews(spec.fleet);
+  run.ctx.gateway.router_views = FleetNeedsRouterViews(spec.fleet);
   if (Status st = run.LoadTokenizer(spec.read); !st.ok()) return st;
   run.ctx.gateway.tokenizer = run.tokenizer.get();
   run.ctx.threads = spec.kv.threads;  // 0 = all cores
@@ -167,7 +167,7 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   analyze.tokenizer = loaded->tokenizer;  // --tokenizer, or the one the shards were cut with
   analyze.provider_cache = std::move(provider).value();
   Trace trace = BuildTrace(in.records, std::move(run.interner));
-  if (run.ctx.router_views) AttachRouterViews(&in.records, &trace);
+  if (run.ctx.gateway.router_views) AttachRouterViews(&in.records, &trace);
   analyze.fleet = ResolveFleetOptions(spec.fleet, trace.block_size, caps, kv_request->memory);
   if (engine) {
     EngineRun er;

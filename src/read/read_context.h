@@ -29,9 +29,6 @@ struct ReadContext {
   // Read each request's in-flight time from the log (RequestRecord::duration_s): asked only by the
   // analyses that need it (--engine, --workers), so other runs do no extra work per row.
   bool durations = false;
-  // Compute the named routers' views of each request (RequestRecord::view): asked only when
-  // --routing names one.
-  bool router_views = false;
   ReadLimits limits;
   // Gateway logs: threads that parse, render and hash rows (--threads; 1 = all on the reading
   // thread; 0 = all cores). Results are the same for every value (ingest/gateway_readers.h).
