@@ -618,8 +618,10 @@ TEST(PolicyRegistry, NamesAreTheRegisteredOnesAndUnknownNamesAreErrors) {
   for (const EvictionPolicy* p : EvictionPolicies()) eviction.emplace_back(p->name());
   for (const RoutingPolicy* p : RoutingPolicies()) routing.emplace_back(p->name());
   EXPECT_EQ(eviction, (std::vector<std::string>{"fifo", "lru", "radix-lru", "optimal", "sieve"}));
+  // The generic policies, then the named routers (docs/FLEET.md "Named routers").
   EXPECT_EQ(routing, (std::vector<std::string>{"round-robin", "random", "session", "prefix-hash",
-                                               "prefix-aware", "kv-cost", "least-loaded"}));
+                                               "prefix-aware", "kv-cost", "least-loaded",
+                                               "vllm-router-prefix", "vllm-router-session"}));
   for (const RoutingPolicy* p : RoutingPolicies())  // each is exactly one kind
     EXPECT_NE(p->AsStatic() == nullptr, p->AsCacheAware() == nullptr) << p->name();
   auto bad = ParseRoutingList("round-robin,sticky");
@@ -631,7 +633,9 @@ TEST(PolicyRegistry, NamesAreTheRegisteredOnesAndUnknownNamesAreErrors) {
   auto all = ParseRoutingList("session,all");
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->front(), Routing("session"));
-  EXPECT_EQ(all->size(), RoutingPolicies().size());
+  // "all" is every generic policy: the named routers are asked by name or with "named".
+  EXPECT_EQ(all->size(), 7u);
+  for (const RoutingPolicy* p : *all) EXPECT_FALSE(p->named()) << p->name();
 }
 
 }  // namespace
