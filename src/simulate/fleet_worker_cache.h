@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "simulate/recency_list.h"
+
 namespace ltl {
 
 class WorkerCache {
@@ -26,15 +28,13 @@ class WorkerCache {
  private:
   uint32_t Find(uint32_t b) const;
   void SetIndex(uint32_t b, uint32_t node);
-  void Unlink(uint32_t node);
-  void PushFront(uint32_t node);
 
   uint64_t capacity_;
   uint64_t size_ = 0;
   std::vector<uint32_t> dense_;                    // block -> node, when dense
   absl::flat_hash_map<uint32_t, uint32_t> index_;  // block -> node, otherwise
-  std::vector<uint32_t> block_, prev_, next_;      // nodes of the recency list
-  uint32_t head_, tail_;                           // most / least recently used
+  std::vector<uint32_t> block_;                    // node -> block
+  RecencyList order_;                              // nodes, most to least recently used
 };
 
 }  // namespace ltl

@@ -1,62 +1,39 @@
 // Per-capacity LRU replay over an intrusive doubly linked list indexed by dense block id.
 #include "simulate/lru_replay.h"
 
-#include <limits>
 #include <vector>
+
+#include "simulate/recency_list.h"
 
 namespace ltl {
 namespace {
 
-constexpr uint32_t kNil = std::numeric_limits<uint32_t>::max();
-
 class LruList {
  public:
-  LruList(uint32_t n, uint64_t capacity)
-      : prev_(n, kNil), next_(n, kNil), in_(n, 0), capacity_(capacity) {}
+  LruList(uint32_t n, uint64_t capacity) : order_(n), in_(n, 0), capacity_(capacity) {}
   bool Contains(uint32_t b) const { return in_[b]; }
   void Touch(uint32_t b) {
     if (in_[b]) {
-      if (head_ == b) return;
-      Unlink(b);
+      if (order_.head() == b) return;
+      order_.Unlink(b);
     } else {
       in_[b] = 1;
       ++size_;
     }
-    PushFront(b);
+    order_.PushFront(b);
     while (size_ > capacity_) {
-      uint32_t victim = tail_;
-      Unlink(victim);
+      uint32_t victim = order_.tail();
+      order_.Unlink(victim);
       in_[victim] = 0;
       --size_;
     }
   }
 
  private:
-  void Unlink(uint32_t b) {
-    if (prev_[b] != kNil)
-      next_[prev_[b]] = next_[b];
-    else
-      head_ = next_[b];
-    if (next_[b] != kNil)
-      prev_[next_[b]] = prev_[b];
-    else
-      tail_ = prev_[b];
-    prev_[b] = next_[b] = kNil;
-  }
-  void PushFront(uint32_t b) {
-    prev_[b] = kNil;
-    next_[b] = head_;
-    if (head_ != kNil)
-      prev_[head_] = b;
-    else
-      tail_ = b;
-    head_ = b;
-  }
-  std::vector<uint32_t> prev_, next_;
+  RecencyList order_;  // node = dense block id
   std::vector<uint8_t> in_;
   uint64_t capacity_;
   uint64_t size_ = 0;
-  uint32_t head_ = kNil, tail_ = kNil;
 };
 
 }  // namespace
