@@ -218,32 +218,18 @@ const char* RenderToolsInFirstUser(object body, const FamilyRules& f, RenderedPr
   return RenderMessages(body, m.list, r, p);
 }
 
-// DeepSeek V3 / V3.1 / R1: the messages alone; the tool definitions are never rendered.
-const char* RenderNoTools(object body, const FamilyRules& f, RenderedPrompt* p) {
-  Messages m = GetMessages(body);
-  if (m.error) return m.error;
-  MessageRules r = RulesOf(f);
-  return RenderMessages(body, m.list, r, p);
-}
-
-// Mistral (Small, Large, Magistral, Devstral, ...): the system prompt stays first; the tools block
-// goes just before the last user message, so it moves every turn.
-const char* RenderToolsBeforeLastUser(object body, const FamilyRules& f, RenderedPrompt* p) {
-  Messages m = GetMessages(body);
-  if (m.error) return m.error;
-  MessageRules r = RulesOf(f);
-  r.tools_before_last_user = true;
-  return RenderMessages(body, m.list, r, p);
-}
-
-// Mistral Nemo: tools as Mistral; the leading system message is rendered only inside the last user
+// The layouts that render the message list alone: DeepSeek V3 / V3.1 / R1 never render the tool
+// definitions; Mistral (Small, Large, Magistral, Devstral, ...) keeps the system prompt first and
+// puts the tools block just before the last user message, so it moves every turn; Mistral Nemo
+// places the tools as Mistral and renders the leading system message only inside the last user
 // message when the request ends with it (in a tool loop it is not rendered at all).
-const char* RenderSystemInLastUser(object body, const FamilyRules& f, RenderedPrompt* p) {
+const char* RenderMessageList(object body, const FamilyRules& f, ListPlacement where,
+                              RenderedPrompt* p) {
   Messages m = GetMessages(body);
   if (m.error) return m.error;
   MessageRules r = RulesOf(f);
-  r.tools_before_last_user = true;
-  r.system_in_last_user = true;
+  r.tools_before_last_user = where.tools_before_last_user;
+  r.system_in_last_user = where.system_in_last_user;
   return RenderMessages(body, m.list, r, p);
 }
 

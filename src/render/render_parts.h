@@ -76,9 +76,13 @@ struct FamilyRules {
 const char* RenderToolsFirst(object body, const FamilyRules& f, RenderedPrompt* p);
 const char* RenderToolsInSystem(object body, const FamilyRules& f, RenderedPrompt* p);
 const char* RenderToolsInFirstUser(object body, const FamilyRules& f, RenderedPrompt* p);
-const char* RenderNoTools(object body, const FamilyRules& f, RenderedPrompt* p);
-const char* RenderToolsBeforeLastUser(object body, const FamilyRules& f, RenderedPrompt* p);
-const char* RenderSystemInLastUser(object body, const FamilyRules& f, RenderedPrompt* p);
+// Where a layout that renders the message list alone places the tools and the system message.
+struct ListPlacement {
+  bool tools_before_last_user = false;  // Mistral: a tools block just before the last user message
+  bool system_in_last_user = false;     // Nemo: the system content only inside a final user message
+};
+const char* RenderMessageList(object body, const FamilyRules& f, ListPlacement where,
+                              RenderedPrompt* p);
 const char* RenderHarmony(object body, const FamilyRules& f, RenderedPrompt* p);
 const char* RenderAnthropic(object body, RenderedPrompt* p);
 

@@ -82,11 +82,13 @@ const char* RenderPrompt(simdjson::dom::element body, Layout requested, std::str
     case Layout::kAnthropic:
       return render::RenderAnthropic(obj, out);
     case Layout::kNoTools:
-      return render::RenderNoTools(obj, f, out);
+      return render::RenderMessageList(obj, f, {}, out);
     case Layout::kToolsBeforeLastUser:
-      return render::RenderToolsBeforeLastUser(obj, f, out);
+      return render::RenderMessageList(
+          obj, f, {.tools_before_last_user = true, .system_in_last_user = false}, out);
     case Layout::kSystemInLastUser:
-      return render::RenderSystemInLastUser(obj, f, out);
+      return render::RenderMessageList(
+          obj, f, {.tools_before_last_user = true, .system_in_last_user = true}, out);
     case Layout::kHarmony:
       return render::RenderHarmony(obj, f, out);
     case Layout::kToolsFirst:
