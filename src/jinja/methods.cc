@@ -218,13 +218,26 @@ Value Replace(const Value& self, const CallArgs& args, Arena* a) {
   return MakeString(a, pieces.data(), pieces.size());
 }
 
+// The substring a search method (find, count, startswith, ...) looks in: s between the optional
+// start and end arguments that follow the first; *b is its byte offset in s.
+std::string_view SearchWindow(std::string_view s, const CallArgs& args, size_t* b) {
+  size_t e;
+  RangeArgs(s, args, 1, b, &e);
+  return s.substr(*b, e - *b);
+}
+
+// The required str that find() and count() look for (their first argument).
+std::string_view NeedleArg(const CallArgs& args, const char* fn, Arena* a) {
+  if (args.pos.empty()) TypeFail(std::string(fn) + "() takes at least 1 argument (0 given)");
+  return Str(RequireStr(&args.pos[0], fn), a);
+}
+
 bool Affix(const Value& self, const CallArgs& args, Arena* a, bool prefix) {
   const char* fn = prefix ? "startswith" : "endswith";
   if (args.pos.empty()) TypeFail(std::string(fn) + "() takes at least 1 argument (0 given)");
   std::string_view s = Str(self, a);
-  size_t b, e;
-  RangeArgs(s, args, 1, &b, &e);
-  std::string_view window = s.substr(b, e - b);
+  size_t b;
+  std::string_view window = SearchWindow(s, args, &b);
   auto match = [&](const Value& v) {
     if (v.kind != Kind::kString) {
       TypeFail(std::string(fn) + " first arg must be str or a tuple of str, not " + TypeName(v));
@@ -526,11 +539,9 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
     case Method::kRfind:
     case Method::kIndex:
     case Method::kRindex: {
-      if (args.pos.empty()) TypeFail("find() takes at least 1 argument (0 given)");
-      std::string_view sub = Str(RequireStr(&args.pos[0], "find"), a);
-      size_t b, e;
-      RangeArgs(s, args, 1, &b, &e);
-      std::string_view window = s.substr(b, e - b);
+      std::string_view sub = NeedleArg(args, "find", a);
+      size_t b;
+      std::string_view window = SearchWindow(s, args, &b);
       size_t at =
           (m == Method::kFind || m == Method::kIndex) ? window.find(sub) : window.rfind(sub);
       if (at == std::string_view::npos) {
@@ -540,11 +551,9 @@ Value StrMethod(Method m, const Value& self, const CallArgs& args, Arena* a) {
       return Value::Int(CodePointIndex(s, b + at));
     }
     case Method::kCount: {
-      if (args.pos.empty()) TypeFail("count() takes at least 1 argument (0 given)");
-      std::string_view sub = Str(RequireStr(&args.pos[0], "count"), a);
-      size_t b, e;
-      RangeArgs(s, args, 1, &b, &e);
-      std::string_view window = s.substr(b, e - b);
+      std::string_view sub = NeedleArg(args, "count", a);
+      size_t b;
+      std::string_view window = SearchWindow(s, args, &b);
       if (sub.empty()) return Value::Int(static_cast<int64_t>(CodePointCount(window)) + 1);
       int64_t n = 0;
       for (size_t at = window.find(sub); at != std::string_view::npos;
