@@ -134,43 +134,38 @@ struct Value {
     v.undef = info;
     return v;
   }
-  static Value None() {
+  // A value of `kind` from `src`, its payload still zero: every factory below starts from it.
+  static Value Of(Kind kind, SegmentId src = kFraming) {
     Value v;
-    v.kind = Kind::kNone;
+    v.kind = kind;
+    v.src = src;
     return v;
   }
+  static Value None() { return Of(Kind::kNone); }
   static Value Bool(bool x) {
-    Value v;
-    v.kind = Kind::kBool;
+    Value v = Of(Kind::kBool);
     v.b = x;
     return v;
   }
   static Value Int(int64_t x, SegmentId src = kFraming) {
-    Value v;
-    v.kind = Kind::kInt;
+    Value v = Of(Kind::kInt, src);
     v.i = x;
-    v.src = src;
     return v;
   }
   static Value Float(double x, SegmentId src = kFraming) {
-    Value v;
-    v.kind = Kind::kFloat;
+    Value v = Of(Kind::kFloat, src);
     v.d = x;
-    v.src = src;
     return v;
   }
   // A string over bytes that outlive the render (request JSON, template literals, arena).
   static Value Str(std::string_view text, SegmentId src = kFraming) {
-    Value v;
-    v.kind = Kind::kString;
+    Value v = Of(Kind::kString, src);
     v.s = text.data();
     v.size = text.size();
-    v.src = src;
     return v;
   }
   static Value RopeStr(const Rope* r) {
-    Value v;
-    v.kind = Kind::kString;
+    Value v = Of(Kind::kString);
     v.rope = true;
     v.r = r;
     v.size = r->size;
@@ -178,14 +173,12 @@ struct Value {
   }
   static Value ListOf(List* l);
   static Value DictOf(Dict* d, Kind kind = Kind::kDict) {
-    Value v;
-    v.kind = kind;
+    Value v = Of(kind);
     v.dict = d;
     return v;
   }
   static Value Fn(Callable* f) {
-    Value v;
-    v.kind = Kind::kCallable;
+    Value v = Of(Kind::kCallable);
     v.fn = f;
     return v;
   }
