@@ -117,6 +117,27 @@ Result<std::shared_ptr<const CompiledSource>> CompileSource(const SourceSpec& sp
 }
 
 namespace {
+// The fields no command-line option overrides: each compiles from the source's own paths.
+struct PlainField {
+  Paths SourceSpec::*paths;
+  CompiledSource::Fields CompiledSource::*fields;
+};
+constexpr PlainField kPlainFields[] = {
+    {&SourceSpec::tools, &CompiledSource::tools},
+    {&SourceSpec::system, &CompiledSource::system},
+    {&SourceSpec::response, &CompiledSource::response},
+    {&SourceSpec::prompt_tokens, &CompiledSource::prompt_tokens},
+    {&SourceSpec::completion_tokens, &CompiledSource::completion_tokens},
+    {&SourceSpec::cached_tokens, &CompiledSource::cached_tokens},
+    {&SourceSpec::latency_s, &CompiledSource::latency_s},
+    {&SourceSpec::latency_ms, &CompiledSource::latency_ms},
+    {&SourceSpec::ttft_s, &CompiledSource::ttft_s},
+    {&SourceSpec::ttft_ms, &CompiledSource::ttft_ms},
+    {&SourceSpec::end_time, &CompiledSource::end_time},
+    {&SourceSpec::first_token_time, &CompiledSource::first_token_time},
+    {&SourceSpec::server_timing, &CompiledSource::server_timing},
+};
+
 Result<std::shared_ptr<const CompiledSource>> Compile(const SourceSpec& spec,
                                                       const FieldOverrides& ov) {
   auto c = std::make_shared<CompiledSource>();
@@ -134,9 +155,6 @@ Result<std::shared_ptr<const CompiledSource>> Compile(const SourceSpec& spec,
   };
   add(body, ov.body == "." ? std::string() : ov.body, &c->body);
   if (ov.body == ".") c->body.clear();
-  add(spec.tools, "", &c->tools);
-  add(spec.system, "", &c->system);
-  add(spec.response, "", &c->response);
   add(spec.model, ov.model, &c->model);
   add(spec.status, ov.status, &c->status);
   c->status_overridden = !ov.status.empty();
@@ -146,16 +164,7 @@ Result<std::shared_ptr<const CompiledSource>> Compile(const SourceSpec& spec,
     add(spec.session_headers, "", &c->session_headers);
     add(spec.filler_session, "", &c->filler_session);
   }
-  add(spec.prompt_tokens, "", &c->prompt_tokens);
-  add(spec.completion_tokens, "", &c->completion_tokens);
-  add(spec.cached_tokens, "", &c->cached_tokens);
-  add(spec.latency_s, "", &c->latency_s);
-  add(spec.latency_ms, "", &c->latency_ms);
-  add(spec.ttft_s, "", &c->ttft_s);
-  add(spec.ttft_ms, "", &c->ttft_ms);
-  add(spec.end_time, "", &c->end_time);
-  add(spec.first_token_time, "", &c->first_token_time);
-  add(spec.server_timing, "", &c->server_timing);
+  for (const PlainField& f : kPlainFields) add(spec.*f.paths, "", &(c.get()->*f.fields));
   if (!spec.kind_field.empty()) add({spec.kind_field}, "", &c->kind);
   if (!st.ok()) return st;
   std::string tried;
