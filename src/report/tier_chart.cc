@@ -18,6 +18,20 @@ double Share(int64_t a, int64_t b) {
   return b > 0 ? static_cast<double>(a) / b : 0.0;
 }
 
+// A tier chart's opening <svg> and its y-axis labels: each tick (in label units) at y(tick /
+// per_label), printed with `suffix`.
+std::string ChartStart(const char* id, const char* title, const svg::Frame& f,
+                       const svg::LinearScale& y, const std::vector<double>& ticks,
+                       double per_label, const char* suffix) {
+  std::string o = fmt::format(
+      "<svg id=\"{}\" class=\"chart\" viewBox=\"0 0 {} {}\" role=\"img\"><title>{}</title>\n", id,
+      svg::Num(f.width), svg::Num(f.height), title);
+  for (double t : ticks)
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:g}{}</text>\n",
+                     svg::Num(f.x0() - 4), svg::Num(y(t / per_label) + 4), t, suffix);
+  return o;
+}
+
 }  // namespace
 
 std::string TierStackSvg(const TiersSection& s) {
@@ -33,13 +47,8 @@ std::string TierStackSvg(const TiersSection& s) {
   const std::vector<double> ticks = svg::NiceTicks(std::max(top, 0.01) * 100, 5);
   const svg::LinearScale y(0, ticks.back() / 100, f.y0(), f.y1());
   const double slot = (f.x1() - f.x0()) / static_cast<double>(std::max<size_t>(rows.size(), 1));
-  std::string o = fmt::format(
-      "<svg id=\"tiers-stack\" class=\"chart\" viewBox=\"0 0 {} {}\" role=\"img\"><title>hit "
-      "tokens by tier across hierarchy sizes</title>\n",
-      svg::Num(f.width), svg::Num(f.height));
-  for (double t : ticks)
-    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:g}%</text>\n",
-                     svg::Num(f.x0() - 4), svg::Num(y(t / 100) + 4), t);
+  std::string o =
+      ChartStart("tiers-stack", "hit tokens by tier across hierarchy sizes", f, y, ticks, 100, "%");
   for (size_t b = 0; b < rows.size(); ++b) {
     const TierRow& r = s.rows[rows[b]];
     double base = 0;
@@ -85,13 +94,8 @@ std::string TtftSvg(const TiersSection& s) {
   const std::vector<double> ticks = svg::NiceTicks(std::max(top * unit, 1e-3), 5);
   const svg::LinearScale y(0, ticks.back(), f.y0(), f.y1());
   const double slot = (f.x1() - f.x0()) / 4;
-  std::string o = fmt::format(
-      "<svg id=\"tiers-ttft\" class=\"chart\" viewBox=\"0 0 {} {}\" role=\"img\"><title>estimated "
-      "TTFT without and with the cache</title>\n",
-      svg::Num(f.width), svg::Num(f.height));
-  for (double tk : ticks)
-    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:g}</text>\n",
-                     svg::Num(f.x0() - 4), svg::Num(y(tk) + 4), tk);
+  std::string o =
+      ChartStart("tiers-ttft", "estimated TTFT without and with the cache", f, y, ticks, 1, "");
   for (int i = 0; i < 4; ++i) {
     const double x = f.x0() + slot * i + slot * 0.1;
     for (int j = 0; j < 2; ++j) {
