@@ -44,9 +44,13 @@ struct KvModel {
   std::string source;  // where the parameters come from (config file and values)
   KvArchitecture arch;
   std::string note;  // caveats ("" = none)
+  // Prefill compute (model_compute.h): where the values come from, and the config.json values
+  // themselves as JSON text; "" when the catalog has none for this model.
+  std::string compute_source;
+  std::string compute_config;
 };
 
-// The built-in catalog, in display order.
+// The built-in catalog, in display order (model_catalog.cc).
 const std::vector<KvModel>& KvModelCatalog();
 // Case-insensitive lookup by id; NotFound lists the known ids.
 Result<KvModel> FindKvModel(std::string_view id);

@@ -40,99 +40,6 @@ long double KeySum(uint64_t n, uint64_t cap) {
   return lc * (lc + 1) / 2 + (ln - lc) * lc;
 }
 
-// Config values of catalog models (each model's Hugging Face config.json; keys as there). Each
-// entry's comment says where every value was compared against a stored copy of that config
-// (repository path @ commit, or the page); docs/SEMANTICS.md ("Where the catalog values come
-// from") repeats it. All values matched; none had to be corrected.
-struct CatalogConfig {
-  const char* id;
-  const char* source;
-  const char* json;
-};
-
-constexpr CatalogConfig kCatalog[] = {
-    // Confirmed: citsjtu2020/LLM-Prof sglang/Model_Config.md @ 8434c8d1 (a copy of the
-    // Llama-3.1-8B config.json): 4096 / 14336 / 32 / 32 / 8; also oumi configs/recipes/llama3_1.
-    {"llama-3.1-8b", "meta-llama/Llama-3.1-8B config.json",
-     R"({"hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,
-         "num_attention_heads":32,"num_key_value_heads":8})"},
-    // Confirmed: vulkomilev/oumi configs/recipes/llama3_1/README.md @ 4d8296fb ("Model Info" of
-    // Llama 3.1 70B): 8192 / 28672 / 80 layers / 64 heads / 8 KV heads. Its config.json itself
-    // is not stored.
-    {"llama-3.1-70b", "meta-llama/Llama-3.1-70B config.json",
-     R"({"hidden_size":8192,"intermediate_size":28672,"num_hidden_layers":80,
-         "num_attention_heads":64,"num_key_value_heads":8})"},
-    // Confirmed: huggingface.co/neuralmagic/Meta-Llama-3.1-405B-Instruct-FP8-dynamic config.json
-    // @ 5e2d102c and relaxml/Llama-3.1-405B-Instruct-QTIP copies (_name_or_path
-    // meta-llama/Meta-Llama-3.1-405B-Instruct): 16384 / 53248 / 126 / 128 heads / 8 KV heads.
-    // Copies made before Meta's config update say num_key_value_heads 16 (the first upload
-    // duplicated KV heads; a Hugging Face discussion asks "Why did num_key_value_heads change
-    // from 16 to 8?"): 8 is the current value and the model's real GQA width.
-    {"llama-3.1-405b", "meta-llama/Llama-3.1-405B config.json",
-     R"({"hidden_size":16384,"intermediate_size":53248,"num_hidden_layers":126,
-         "num_attention_heads":128,"num_key_value_heads":8})"},
-    // Confirmed: citsjtu2020/LLM-Prof sglang/Model_Config.md @ 8434c8d1 (Qwen3-8B config.json):
-    // 4096 / 12288 / 36 / 32 / 8 / head_dim 128.
-    {"qwen3-8b", "Qwen/Qwen3-8B config.json",
-     R"({"hidden_size":4096,"intermediate_size":12288,"num_hidden_layers":36,
-         "num_attention_heads":32,"num_key_value_heads":8,"head_dim":128})"},
-    // Confirmed: citsjtu2020/LLM-Prof sglang/Model_Config.md @ 8434c8d1 (Qwen3-32B config.json):
-    // 5120 / 25600 / 64 / 64 / 8 / head_dim 128.
-    {"qwen3-32b", "Qwen/Qwen3-32B config.json",
-     R"({"hidden_size":5120,"intermediate_size":25600,"num_hidden_layers":64,
-         "num_attention_heads":64,"num_key_value_heads":8,"head_dim":128})"},
-    // Confirmed: zyzshishui/slime scripts/models/qwen3-235B-A22B.sh @ a2938638 (Megatron flags
-    // converted from the config: 94 layers, 64 heads, 4 query groups, kv-channels 128, hidden 4096,
-    // ffn 12288, moe-ffn 1536, 128 experts, top-8, every layer MoE); the same in Ascend's
-    // MindSpeed-RL qwen3_235b_a22b.yaml and in a Qwen3-235B-A22B-derived FP8 config.json on
-    // huggingface.co (vera6/affine-multi). The original config.json itself is not stored.
-    {"qwen3-235b-a22b", "Qwen/Qwen3-235B-A22B config.json",
-     R"({"hidden_size":4096,"intermediate_size":12288,"num_hidden_layers":94,
-         "num_attention_heads":64,"num_key_value_heads":4,"head_dim":128,"num_experts":128,
-         "num_experts_per_tok":8,"moe_intermediate_size":1536,"decoder_sparse_step":1})"},
-    // Confirmed: a copy of the DeepSeek-V3 config.json at gitcode.com cann/cann-recipes-train
-    // llm_rl/deepseek/verl_patches/config.json (every value here), and vLLM's DeepseekV3Config
-    // defaults (docs.vllm.ai v0.11.0, "similar to DeepSeek-V3").
-    {"deepseek-v3", "deepseek-ai/DeepSeek-V3 config.json",
-     R"({"hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,
-         "num_hidden_layers":61,"num_attention_heads":128,"n_routed_experts":256,
-         "n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,
-         "q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,
-         "v_head_dim":128})"},
-    // Confirmed: ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/
-    // moonshotai--Kimi-K2-Instruct_config.json @ 821eb9a6: every value here.
-    {"kimi-k2", "moonshotai/Kimi-K2-Instruct config.json",
-     R"({"hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,
-         "num_hidden_layers":61,"num_attention_heads":64,"n_routed_experts":384,
-         "n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":1,
-         "q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,
-         "v_head_dim":128})"},
-    // Confirmed: zyzshishui/slime scripts/models/glm4.5-355B-A32B.sh (3 dense + 89 MoE layers,
-    // 96 heads, 8 query groups, kv-channels 128, hidden 5120, ffn 12288, moe-ffn 1536, shared 1536,
-    // 160 experts, top-8) and Megatron-Bridge docs/models/llm/glm45.md (the same figures for
-    // zai-org/GLM-4.5). The config.json itself is not stored.
-    {"glm-4.5", "zai-org/GLM-4.5 config.json",
-     R"({"hidden_size":5120,"intermediate_size":12288,"moe_intermediate_size":1536,
-         "num_hidden_layers":92,"num_attention_heads":96,"num_key_value_heads":8,
-         "head_dim":128,"n_routed_experts":160,"n_shared_experts":1,"num_experts_per_tok":8,
-         "first_k_dense_replace":3})"},
-    // Confirmed for GLM-5: ai-dynamo/aiconfigurator src/aiconfigurator/model_configs/
-    // zai-org--GLM-5-FP8_config.json @ 691ec908 (all values but the indexer's) and the full GLM-5
-    // config.json quoted in vllm-project/llm-compressor issue #2512 (index_n_heads 32,
-    // index_head_dim 128, index_topk 2048 too). GLM-5.2 itself: a vLLM model-hook file in the
-    // index (its repository is not named by the index) requires exactly these values for GLM-5.2
-    // and the indexer schedule "full if layer < 3 or (layer - 2) % 4 == 0" = 21 full layers.
-    {"glm-5.2",
-     "zai-org/GLM-5 config.json values (GLM-5.2 assumed to share the GLM-5 architecture; counts "
-     "to 39.1B active matrix parameters, GLM-5's published 40B active with embeddings); DSA "
-     "indexer on the catalog's 21 full-indexer layers",
-     R"({"hidden_size":6144,"intermediate_size":12288,"moe_intermediate_size":2048,
-         "num_hidden_layers":78,"num_attention_heads":64,"n_routed_experts":256,
-         "n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,
-         "q_lora_rank":2048,"kv_lora_rank":512,"qk_nope_head_dim":192,"qk_rope_head_dim":64,
-         "v_head_dim":256,"index_n_heads":32,"index_head_dim":128,"index_topk":2048})"},
-};
-
 }  // namespace
 
 double ComputeShape::AttentionFlopsAt(uint64_t p) const {
@@ -249,21 +156,19 @@ Result<ComputeShape> ComputeShapeFromHfConfig(const std::string& path) {
 Result<ComputeShape> FindComputeShape(const std::string& id) {
   auto kv = FindKvModel(id);
   if (!kv.ok()) return kv.status();
-  for (const CatalogConfig& e : kCatalog) {
-    if (kv->id != e.id) continue;
-    auto s = ComputeShapeFromHfConfigText(e.json, e.id);
-    if (!s.ok()) return s.status();
-    s->name = kv->name;
-    s->source = e.source;
-    // The catalog's DSA indexer runs on its full-indexer layers only (kv_models.cc).
-    if (kv->arch.indexer_layers > 0 && s->indexer_layers > 0)
-      s->indexer_layers = kv->arch.indexer_layers;
-    return s;
-  }
-  return Status::NotFound(
-      fmt::format("model '{}' has no prefill compute values in the catalog: give --model-config "
-                  "config.json",
-                  id));
+  if (kv->compute_config.empty())
+    return Status::NotFound(
+        fmt::format("model '{}' has no prefill compute values in the catalog: give --model-config "
+                    "config.json",
+                    id));
+  auto s = ComputeShapeFromHfConfigText(kv->compute_config, kv->id);
+  if (!s.ok()) return s.status();
+  s->name = kv->name;
+  s->source = kv->compute_source;
+  // The catalog's DSA indexer runs on its full-indexer layers only (model_catalog.cc).
+  if (kv->arch.indexer_layers > 0 && s->indexer_layers > 0)
+    s->indexer_layers = kv->arch.indexer_layers;
+  return s;
 }
 
 }  // namespace ltl
