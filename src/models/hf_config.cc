@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/hf_config_json.h"
+
 namespace ltl {
 namespace {
 
@@ -38,20 +40,10 @@ bool KeepsNoKv(const std::string& layer_type) {
 
 Result<HfKvConfig> KvArchitectureFromHfConfigText(const std::string& text,
                                                   const std::string& path) {
-  Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded() || !root.is_object())
-    return Status::InvalidArgument(path +
-                                   ": not a JSON object (expected a Hugging Face config.json)");
-  const Json* cfg = &root;
-  if (!root.contains("num_hidden_layers")) {
-    for (const char* nested : {"text_config", "llm_config", "language_config"}) {
-      auto it = root.find(nested);
-      if (it != root.end() && it->is_object() && it->contains("num_hidden_layers")) {
-        cfg = &*it;
-        break;
-      }
-    }
-  }
+  auto parsed = ParseHfConfigJson(text, path);
+  if (!parsed.ok()) return parsed.status();
+  const Json& root = parsed.value().root;
+  const Json* cfg = &parsed.value().model();
   bool bad = false;
   // A size beyond any model's (2^24: layers, heads, dimensions) is an error naming the field;
   // before, 4294967328 layers were read as 32 (issue 35, item 12).

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/hf_config_json.h"
 #include "models/kv_models.h"
 
 namespace ltl {
@@ -59,14 +60,10 @@ double ComputeShape::PrefillFlops(uint64_t from, uint64_t to) const {
 
 Result<ComputeShape> ComputeShapeFromHfConfigText(const std::string& text,
                                                   const std::string& path) {
-  Json root = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded() || !root.is_object())
-    return Status::InvalidArgument(path + ": not a JSON object (expected a config.json)");
-  const Json* cfg = &root;
-  for (const char* nested : {"text_config", "llm_config", "language_config"}) {
-    auto it = root.find(nested);
-    if (!root.contains("num_hidden_layers") && it != root.end() && it->is_object()) cfg = &*it;
-  }
+  auto parsed = ParseHfConfigJson(text, path);
+  if (!parsed.ok()) return parsed.status();
+  const Json& root = parsed.value().root;
+  const Json* cfg = &parsed.value().model();
   const Json& c = *cfg;
   ComputeShape s;
   s.name = c.value("_name_or_path", root.value("_name_or_path", std::string()));

@@ -1,6 +1,7 @@
 // Prefill FLOPs from config values and hardware presets, against figures worked by hand (the
 // arithmetic is in the comments) and published parameter counts.
 #include "models/model_compute.h"
+#include "models/hf_config.h"
 
 #include <gtest/gtest.h>
 
@@ -87,6 +88,25 @@ TEST(ModelCompute, ConfigJsonQwenMoeAndErrors) {
   EXPECT_FALSE(ComputeShapeFromHfConfigText("[]", "x.json").ok());
   EXPECT_FALSE(ComputeShapeFromHfConfigText(R"({"hidden_size":8})", "x.json").ok());
   EXPECT_FALSE(FindComputeShape("gqa-32l").ok());  // a KV shape only
+}
+
+// One config.json reader (issue 31): the KV architecture and the prefill compute read the same
+// section of a multimodal config. Here the language model is in text_config and a later
+// language_config object (a projector's, say) has no num_hidden_layers; the compute reader used to
+// take the last nested object it found and fail for want of hidden_size.
+TEST(ModelCompute, ReadsTheSameSectionAsTheKvArchitecture) {
+  const std::string cfg = R"({"model_type":"mm","text_config":{"hidden_size":8,
+    "intermediate_size":16,"num_hidden_layers":4,"num_attention_heads":2,"num_key_value_heads":1},
+    "language_config":{"projector_hidden_act":"gelu"}})";
+  auto s = ComputeShapeFromHfConfigText(cfg, "c.json");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  // head_dim 4: attention 2 x 8 x 8 + 2 x 8 x 4 = 192 per layer, MLP 3 x 8 x 16 = 384.
+  EXPECT_EQ(s->active_params, 4 * (192.0 + 384.0));
+  EXPECT_EQ(s->attn_layers, 4u);
+  auto kv = KvArchitectureFromHfConfigText(cfg, "c.json");
+  ASSERT_TRUE(kv.ok()) << kv.status().message();
+  // 4 layers x 2 (K and V) x 1 KV head x head_dim 4 x 2 bytes.
+  EXPECT_EQ(KvBitsPerToken(kv->arch, KvPrecision::kBf16) / 8, 4u * 2 * 1 * 4 * 2);
 }
 
 TEST(HardwarePresets, BandwidthsAndPeaks) {
