@@ -312,6 +312,13 @@ Status AtomicFile::Open(const std::string& path, StaleTemps stale) {
   return Status::Ok();
 }
 
+Status AtomicFile::WriteWhenFull(std::string* buf, size_t threshold) {
+  if (buf->size() < threshold) return Status::Ok();
+  Status st = Write(*buf);
+  buf->clear();
+  return st;
+}
+
 Status AtomicFile::Write(std::string_view data) {
   if (!file_) return Status::IoError(fmt::format("{}: output not open", path_));
   if (!data.empty() && std::fwrite(data.data(), 1, data.size(), file_) != data.size())

@@ -27,6 +27,9 @@ class AtomicFile {
 
   Status Open(const std::string& path, StaleTemps stale = StaleTemps::kRemove);
   Status Write(std::string_view data);
+  // For outputs built line by line in `*buf`: writes and clears it once it holds at least
+  // `threshold` bytes (1 MiB by default), so memory stays bounded whatever the output's size.
+  Status WriteWhenFull(std::string* buf, size_t threshold = size_t{1} << 20);
   Status Commit();   // Finish() then Publish()
   Status Finish();   // flush, fsync and close the temporary file (it is complete, not yet visible)
   Status Publish();  // rename the finished temporary over the target

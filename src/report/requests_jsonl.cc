@@ -56,10 +56,7 @@ Status WriteRequestsJsonl(const std::string& path, const Trace& trace,
                      count(rec.provider_cached_tokens), count(rec.provider.observed_write));
     }
     buf += "}\n";
-    if (buf.size() >= (1u << 20)) {
-      if (Status st = out.Write(buf); !st.ok()) return st;
-      buf.clear();
-    }
+    if (Status st = out.WriteWhenFull(&buf); !st.ok()) return st;
   }
   if (Status st = out.Write(buf); !st.ok()) return st;
   return out.Commit();

@@ -26,10 +26,7 @@ Status WriteRoutesJsonl(const std::string& path, const Trace& trace, const Fleet
                        "{{\"policy\":\"{}\",\"per_worker_capacity_blocks\":{},\"request\":{},"
                        "\"worker\":{}}}\n",
                        pr.policy->name(), cap, request++, pt.routes[i]);
-        if (buf.size() >= (1u << 20)) {
-          if (Status st = out.Write(buf); !st.ok()) return st;
-          buf.clear();
-        }
+        if (Status st = out.WriteWhenFull(&buf); !st.ok()) return st;
       }
     }
   }

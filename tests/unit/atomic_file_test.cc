@@ -77,6 +77,21 @@ TEST_F(AtomicFileTest, CommitReplacesWholeFile) {
   EXPECT_EQ(st.st_mode & 0777, 0644u);
 }
 
+TEST_F(AtomicFileTest, WriteWhenFullWritesOnlyAFullBufferAndEmptiesIt) {
+  AtomicFile f;
+  ASSERT_TRUE(f.Open(target_).ok());
+  std::string buf = "line 1\n";
+  ASSERT_TRUE(f.WriteWhenFull(&buf, 16).ok());
+  EXPECT_EQ(buf, "line 1\n");  // below the threshold: kept
+  buf += "line 2 is longer\n";
+  ASSERT_TRUE(f.WriteWhenFull(&buf, 16).ok());
+  EXPECT_TRUE(buf.empty());  // written and cleared
+  buf = "tail\n";
+  ASSERT_TRUE(f.Write(buf).ok());
+  ASSERT_TRUE(f.Commit().ok());
+  EXPECT_EQ(Read(), "line 1\nline 2 is longer\ntail\n");
+}
+
 TEST_F(AtomicFileTest, AbandonedWriteKeepsPrevious) {
   {
     AtomicFile f;
