@@ -16,6 +16,7 @@
 #include "export/cctrace_hash.h"
 #include "export/cctrace_json.h"
 #include "ingest/gateway_readers.h"
+#include "ingest/response_usage.h"
 
 namespace ltl {
 namespace {
@@ -158,16 +159,6 @@ void ReadMessages(element messages, AnthropicCall* c) {
   }
 }
 
-int64_t UsageField(object usage, std::string_view key) {
-  int64_t i;
-  double d;
-  element v;
-  if (usage.at_key(key).get(v)) return -1;
-  if (!v.get_int64().get(i)) return i >= 0 ? i : -1;
-  if (!v.get_double().get(d) && d >= 0 && d < 9e18) return static_cast<int64_t>(d);
-  return -1;
-}
-
 void ReadResponse(element response, AnthropicCall* c) {
   object r;
   if (response.get_object().get(r)) return;
@@ -186,16 +177,9 @@ void ReadResponse(element response, AnthropicCall* c) {
   }
   std::string_view stop;
   if (!r["stop_reason"].get_string().get(stop)) c->stop.assign(StopReasonLabel(stop));
-  object usage;
-  if (!r["usage"].get_object().get(usage)) {
-    int64_t in = UsageField(usage, "input_tokens");
-    if (in >= 0) {
-      int64_t read = UsageField(usage, "cache_read_input_tokens");
-      int64_t created = UsageField(usage, "cache_creation_input_tokens");
-      c->usage_in = in + std::max<int64_t>(read, 0) + std::max<int64_t>(created, 0);
-    }
-    c->usage_out = UsageField(usage, "output_tokens");
-  }
+  const ResponseUsage usage = ReadResponseUsage(response);
+  c->usage_in = usage.input;
+  c->usage_out = usage.output;
 }
 
 class CallBuilder {

@@ -22,6 +22,10 @@
 
 namespace ltl {
 
+// Tokens per block of an exported cache trace when --block-size does not say (the Claude-Code
+// cache trace's own block size).
+inline constexpr uint32_t kCctraceDefaultBlockSize = 64;
+
 struct TaskSpawn {
   uint64_t prompt_digest = 0;  // digest of the tool_use input.prompt
   std::string subagent_type;   // input.subagent_type ("" when absent)
@@ -69,7 +73,7 @@ struct AnthropicReadStats {
 struct AnthropicReadConfig {
   const Tokenizer* tokenizer = nullptr;  // cl100k_base
   std::string salt;
-  uint32_t block_size = 64;
+  uint32_t block_size = kCctraceDefaultBlockSize;
 };
 
 // `detection.format` is kCsv or kJsonl (read/input_format.h).

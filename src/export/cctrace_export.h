@@ -15,7 +15,7 @@
 namespace ltl {
 
 struct CctraceExportOptions {
-  uint32_t block_size = 64;
+  uint32_t block_size = kCctraceDefaultBlockSize;
   double split_at_gap_s = 0;       // > 0: start a new segment after a longer gap between requests
   bool include_subagents = false;  // write sub-agent entries (otherwise their calls are left out)
   std::string salt;                // for agent ids and ids of conversations without a session

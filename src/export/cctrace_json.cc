@@ -44,7 +44,7 @@ void WriteObject(simdjson::dom::object obj, std::string* out) {
   for (const auto& [key, value] : fields) {
     if (!first) out->push_back(',');
     first = false;
-    AppendAsciiJsonString(key, out);
+    AppendPyJsonString(key, out, /*ensure_ascii=*/true);
     out->push_back(':');
     Write(value, out);
   }
@@ -71,7 +71,7 @@ void Write(simdjson::dom::element e, std::string* out) {
       break;
     }
     case element_type::STRING:
-      AppendAsciiJsonString(e.get_string().value_unsafe(), out);
+      AppendPyJsonString(e.get_string().value_unsafe(), out, /*ensure_ascii=*/true);
       break;
     default:
       AppendPyJsonScalar(e, out);
@@ -79,98 +79,10 @@ void Write(simdjson::dom::element e, std::string* out) {
   }
 }
 
-void AppendU(uint32_t unit, std::string* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  char esc[6] = {
-      '\\',           'u', kHex[(unit >> 12) & 15], kHex[(unit >> 8) & 15], kHex[(unit >> 4) & 15],
-      kHex[unit & 15]};
-  out->append(esc, 6);
-}
-
 }  // namespace
 
 void AppendCctraceJson(simdjson::dom::element e, std::string* out) {
   Write(e, out);
-}
-
-void AppendAsciiJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-      size_t j = i + 1;
-      while (j < s.size()) {
-        unsigned char d = static_cast<unsigned char>(s[j]);
-        if (d < 0x20 || d >= 0x7f || d == '"' || d == '\\') break;
-        ++j;
-      }
-      out->append(s.data() + i, j - i);
-      i = j;
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        ++i;
-        continue;
-      case '\\':
-        out->append("\\\\");
-        ++i;
-        continue;
-      case '\n':
-        out->append("\\n");
-        ++i;
-        continue;
-      case '\r':
-        out->append("\\r");
-        ++i;
-        continue;
-      case '\t':
-        out->append("\\t");
-        ++i;
-        continue;
-      case '\b':
-        out->append("\\b");
-        ++i;
-        continue;
-      case '\f':
-        out->append("\\f");
-        ++i;
-        continue;
-      default:
-        break;
-    }
-    if (c < 0x80) {  // other control characters and DEL
-      AppendU(c, out);
-      ++i;
-      continue;
-    }
-    // Decode one UTF-8 sequence (validated by the JSON parser).
-    uint32_t cp;
-    size_t len;
-    if (c >= 0xF0) {
-      cp = c & 0x07;
-      len = 4;
-    } else if (c >= 0xE0) {
-      cp = c & 0x0F;
-      len = 3;
-    } else {
-      cp = c & 0x1F;
-      len = 2;
-    }
-    for (size_t k = 1; k < len && i + k < s.size(); ++k)
-      cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    i += len;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      AppendU(0xD800 + (cp >> 10), out);
-      AppendU(0xDC00 + (cp & 0x3FF), out);
-    } else {
-      AppendU(cp, out);
-    }
-  }
-  out->push_back('"');
 }
 
 }  // namespace ltl

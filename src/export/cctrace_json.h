@@ -15,7 +15,4 @@ namespace ltl {
 
 void AppendCctraceJson(simdjson::dom::element e, std::string* out);
 
-// A JSON string literal as json.dumps(s) (ensure_ascii=True) writes it. `s` must be valid UTF-8.
-void AppendAsciiJsonString(std::string_view s, std::string* out);
-
 }  // namespace ltl

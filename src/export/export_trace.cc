@@ -10,6 +10,7 @@
 
 #include "export/export_order.h"
 #include "hash/conform_ids.h"
+#include "read/trace_readers.h"
 
 namespace ltl {
 namespace {
@@ -106,7 +107,7 @@ Result<ExportTarget> ParseExportTarget(std::string_view name) {
 }
 
 uint32_t DefaultExportBlockSize(ExportTarget t) {
-  return t == ExportTarget::kMooncake ? 512 : 16;
+  return t == ExportTarget::kMooncake ? kMooncakeDefaultBlockSize : kBailianDefaultBlockSize;
 }
 
 Status ExportTrace(const std::vector<RequestRecord>& records, const ExportOptions& options,

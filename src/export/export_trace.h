@@ -12,6 +12,7 @@
 #include "common/request_record.h"
 #include "common/status.h"
 #include "ingest/ingest_context.h"
+#include "read/trace_readers.h"  // the formats' default block sizes
 
 namespace ltl {
 
@@ -25,7 +26,7 @@ uint32_t DefaultExportBlockSize(ExportTarget t);
 
 struct ExportOptions {
   ExportTarget target = ExportTarget::kMooncake;
-  uint32_t block_size = 512;            // tokens per exported block
+  uint32_t block_size = kMooncakeDefaultBlockSize;  // tokens per exported block
   bool dense_ids = false;               // remap ids to 0,1,2,... in order of first appearance
   bool absolute_time = false;           // keep the log's own times instead of "since the first"
   int64_t default_output_length = 256;  // written when a record's output length is unknown

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/utf8_decode.h"
+
 namespace ltl {
 namespace {
 
@@ -86,15 +88,39 @@ void AppendPyJsonScalar(simdjson::dom::element e, std::string* out) {
   }
 }
 
-void AppendPyJsonString(std::string_view s, std::string* out) {
+void AppendPyJsonString(std::string_view s, std::string* out, bool ensure_ascii) {
   static constexpr char kHex[] = "0123456789abcdef";
+  auto escape_unit = [&](uint32_t unit) {
+    const char esc[6] = {'\\',
+                         'u',
+                         kHex[(unit >> 12) & 15],
+                         kHex[(unit >> 8) & 15],
+                         kHex[(unit >> 4) & 15],
+                         kHex[unit & 15]};
+    out->append(esc, 6);
+  };
   out->push_back('"');
   size_t run = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\' && (!ensure_ascii || c < 0x7f)) {
+      ++i;
+      continue;
+    }
     out->append(s.data() + run, i - run);
-    run = i + 1;
+    if (c >= 0x7f) {  // ensure_ascii: DEL and every non-ASCII character as \uXXXX
+      const int32_t decoded = NextUtf8(s, &i);
+      uint32_t cp = decoded < 0 ? 0xFFFDu : static_cast<uint32_t>(decoded);
+      if (cp >= 0x10000) {  // astral: a surrogate pair
+        cp -= 0x10000;
+        escape_unit(0xD800 + (cp >> 10));
+        escape_unit(0xDC00 + (cp & 0x3FF));
+      } else {
+        escape_unit(cp);
+      }
+      run = i;
+      continue;
+    }
     switch (c) {
       case '"':
         out->append("\\\"");
@@ -117,11 +143,10 @@ void AppendPyJsonString(std::string_view s, std::string* out) {
       case '\f':
         out->append("\\f");
         break;
-      default: {
-        char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-        out->append(esc, 6);
-      }
+      default:
+        escape_unit(c);
     }
+    run = ++i;
   }
   out->append(s.data() + run, s.size() - run);
   out->push_back('"');

@@ -16,9 +16,11 @@ struct PyJsonStyle {
 };
 
 void AppendPyJson(simdjson::dom::element e, const PyJsonStyle& style, std::string* out);
-// A JSON string literal with Python's escapes (ensure_ascii=False): \" \\ \n \r \t \b \f, other
-// control characters as \u00XX; everything else verbatim.
-void AppendPyJsonString(std::string_view s, std::string* out);
+// A JSON string literal with Python's escapes: \" \\ \n \r \t \b \f, other control characters as
+// \u00XX; everything else verbatim (ensure_ascii=False, a template's tojson), or with
+// ensure_ascii=True (json.dumps' default, the cache-trace export) DEL and every non-ASCII character
+// as \uXXXX, astral ones as surrogate pairs (`s` valid UTF-8; a stray byte would write \ufffd).
+void AppendPyJsonString(std::string_view s, std::string* out, bool ensure_ascii = false);
 // A number, boolean or null as json.dumps writes it (floats by AppendPyFloat); appends nothing for
 // objects, arrays and strings, which each writer serializes its own way.
 void AppendPyJsonScalar(simdjson::dom::element e, std::string* out);

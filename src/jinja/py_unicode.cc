@@ -7,43 +7,22 @@
 
 #include <memory>
 
+#include "common/utf8_decode.h"
+
 namespace ltl::ct {
 
 uint32_t NextCodePoint(std::string_view s, size_t* i) {
-  size_t p = *i;
-  unsigned char c = static_cast<unsigned char>(s[p]);
-  if (c < 0x80) {
-    *i = p + 1;
-    return c;
-  }
-  int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
-  if (len == 0 || p + len > s.size()) {
-    *i = p + 1;
-    return c;
-  }
-  uint32_t cp = c & (0x3F >> (len - 1));
-  for (int k = 1; k < len; ++k) {
-    unsigned char cc = static_cast<unsigned char>(s[p + k]);
-    if ((cc & 0xC0) != 0x80) {
-      *i = p + 1;
-      return c;
-    }
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  *i = p + len;
-  return cp;
+  const size_t p = *i;
+  const int32_t c = NextUtf8(s, i);
+  if (c >= 0) return static_cast<uint32_t>(c);
+  *i = p + 1;  // an ill-formed byte decodes as itself
+  return static_cast<unsigned char>(s[p]);
 }
 
 size_t PrevCodePointStart(std::string_view s, size_t end) {
-  size_t p = end - 1;
-  int back = 0;
-  while (p > 0 && back < 3 && (static_cast<unsigned char>(s[p]) & 0xC0) == 0x80) {
-    --p;
-    ++back;
-  }
-  size_t q = p;
-  NextCodePoint(s, &q);
-  return q == end ? p : end - 1;
+  size_t begin = end - 1;
+  PrevUtf8(s, end, &begin);
+  return begin;
 }
 
 bool IsAscii(std::string_view s) {

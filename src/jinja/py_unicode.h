@@ -13,7 +13,8 @@
 
 namespace ltl::ct {
 
-// Decodes the code point at s[i] and advances i; an ill-formed byte decodes as itself (0x80..0xFF).
+// Decodes the code point at s[i] and advances i (common/utf8_decode.h); an ill-formed byte decodes
+// as itself (0x80..0xFF) and advances one byte.
 uint32_t NextCodePoint(std::string_view s, size_t* i);
 // The start of the code point ending at s[end-1].
 size_t PrevCodePointStart(std::string_view s, size_t end);

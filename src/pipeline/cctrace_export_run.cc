@@ -13,11 +13,7 @@
 #include "tokenize/tokenizer.h"
 
 namespace ltl {
-namespace {
-
-constexpr uint32_t kCctraceDefaultBlockSize = 64;
-
-}  // namespace
+namespace {}  // namespace
 
 Result<CctraceExportResult> CctraceExportRun(const CctraceExportSpec& a, const RunHooks& hooks) {
   const CctraceExportSpec& c = a;

@@ -1,55 +1,23 @@
-// The "fifo" eviction policy: first in, first out; hits do not refresh a block (fifo_replay.h).
-// One replay per capacity; online as a ring of insertion order with a presence index.
-#include <absl/container/flat_hash_set.h>
-
-#include <deque>
-
+// The "fifo" eviction policy: first in, first out; hits do not refresh a block. One replay per
+// capacity (fifo_replay.h); online as the same FifoCache (fifo_cache.h).
 #include "simulate/eviction_policy.h"
+#include "simulate/fifo_cache.h"
 #include "simulate/fifo_replay.h"
 
 namespace ltl {
 namespace {
 
-// The same rule as ReplayFifoAt, one request at a time: missing blocks are inserted head first,
-// each evicting the oldest insertion when the cache is full.
-class FifoCache final : public BlockCache {
+class OnlineFifo final : public BlockCache {
  public:
-  FifoCache(uint64_t capacity, uint32_t dense) : capacity_(capacity), dense_(dense, 0) {}
-  uint32_t Match(const uint32_t* ids, uint32_t n) const override {
-    uint32_t k = 0;
-    while (k < n && Has(ids[k])) ++k;
-    return k;
-  }
+  OnlineFifo(uint64_t capacity, uint32_t dense) : cache_(capacity, dense) {}
+  uint32_t Match(const uint32_t* ids, uint32_t n) const override { return cache_.Match(ids, n); }
   void Admit(const uint32_t* ids, uint32_t n, uint32_t /*hit*/, EvictOrder /*order*/) override {
-    if (capacity_ == 0) return;
-    for (uint32_t j = 0; j < n; ++j) {
-      if (Has(ids[j])) continue;
-      if (order_.size() == capacity_) {
-        Set(order_.front(), false);
-        order_.pop_front();
-      }
-      order_.push_back(ids[j]);
-      Set(ids[j], true);
-    }
+    cache_.Admit(ids, n);
   }
-  uint64_t size() const override { return order_.size(); }
+  uint64_t size() const override { return cache_.size(); }
 
  private:
-  bool Has(uint32_t b) const { return dense_.empty() ? present_.contains(b) : dense_[b] != 0; }
-  void Set(uint32_t b, bool on) {
-    if (!dense_.empty()) {
-      dense_[b] = on;
-    } else if (on) {
-      present_.insert(b);
-    } else {
-      present_.erase(b);
-    }
-  }
-
-  uint64_t capacity_;
-  std::vector<uint8_t> dense_;
-  absl::flat_hash_set<uint32_t> present_;
-  std::deque<uint32_t> order_;  // insertion order, oldest first
+  FifoCache cache_;
 };
 
 class FifoPolicy final : public EvictionPolicy {
@@ -68,7 +36,7 @@ class FifoPolicy final : public EvictionPolicy {
   }
   bool online() const override { return true; }
   std::unique_ptr<BlockCache> MakeCache(uint64_t capacity, uint32_t dense) const override {
-    return std::make_unique<FifoCache>(capacity, dense);
+    return std::make_unique<OnlineFifo>(capacity, dense);
   }
 };
 

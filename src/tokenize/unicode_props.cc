@@ -1,35 +1,27 @@
-// ICU-backed character properties and small UTF-8 helpers (see unicode_props.h).
+// ICU-backed character properties, and the tokenizers' one-code-point steps over the shared
+// decoder (common/utf8_decode.h) (see unicode_props.h).
 #include "tokenize/unicode_props.h"
 
 #include <unicode/uchar.h>
 
 #include <string>
 
+#include "common/utf8_decode.h"
+
 namespace ltl {
 
 uint32_t DecodeUtf8At(std::string_view text, size_t i, size_t* len) {
-  const auto c0 = static_cast<uint8_t>(text[i]);
-  if (c0 < 0x80) {
-    *len = 1;
-    return c0;
-  }
-  auto cont = [&](size_t k) { return static_cast<uint8_t>(text[i + k]) & 0x3Fu; };
-  if (c0 < 0xE0) {
-    *len = 2;
-    return ((c0 & 0x1Fu) << 6) | cont(1);
-  }
-  if (c0 < 0xF0) {
-    *len = 3;
-    return ((c0 & 0x0Fu) << 12) | (cont(1) << 6) | cont(2);
-  }
-  *len = 4;
-  return ((c0 & 0x07u) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3);
+  size_t next = i;
+  const int32_t c = NextUtf8(text, &next);
+  *len = next - i;
+  return c < 0 ? 0xFFFD : static_cast<uint32_t>(c);
 }
 
 uint32_t DecodeUtf8Before(std::string_view text, size_t end, size_t* len) {
   size_t begin = end - 1;
-  while (begin > 0 && (static_cast<uint8_t>(text[begin]) & 0xC0) == 0x80) --begin;
-  return DecodeUtf8At(text, begin, len);
+  const int32_t c = PrevUtf8(text, end, &begin);
+  *len = end - begin;
+  return c < 0 ? 0xFFFD : static_cast<uint32_t>(c);
 }
 
 bool IsUnicodeWhiteSpace(uint32_t cp) {

@@ -13,7 +13,8 @@
 
 namespace ltl {
 
-// Decodes the code point starting at text[i] (text must be valid UTF-8); sets *len to its bytes.
+// Decodes the code point starting at text[i] (text is valid UTF-8; an ill-formed sequence would
+// give U+FFFD over its maximal subpart: common/utf8_decode.h); sets *len to its bytes.
 uint32_t DecodeUtf8At(std::string_view text, size_t i, size_t* len);
 // The code point ending right before text[end] (end > 0); sets *len to its bytes.
 uint32_t DecodeUtf8Before(std::string_view text, size_t end, size_t* len);
