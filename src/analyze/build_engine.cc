@@ -8,20 +8,6 @@
 
 namespace ltl {
 
-void WaitingQuantiles(std::vector<double> waiting, EnginePoolRow* row) {
-  if (waiting.empty()) return;
-  std::sort(waiting.begin(), waiting.end());
-  auto rank = [&](double q) {
-    const size_t k = static_cast<size_t>(std::ceil(q * static_cast<double>(waiting.size())));
-    return waiting[std::clamp<size_t>(k, 1, waiting.size()) - 1];
-  };
-  row->waiting_p50_s = rank(0.5);
-  row->waiting_p95_s = rank(0.95);
-  row->waiting_max_s = waiting.back();
-  row->waited = static_cast<uint64_t>(
-      std::count_if(waiting.begin(), waiting.end(), [](double w) { return w > 0; }));
-}
-
 void BuildEngineRows(const Trace& trace, const ReplayOptions& replay, const EngineRun& run,
                      Profile* p) {
   p->engine.engine = std::string(run.engine->name());
@@ -45,7 +31,11 @@ void BuildEngineRows(const Trace& trace, const ReplayOptions& replay, const Engi
     row.evictions = r.evictions;
     row.too_large = r.too_large;
     row.max_running = r.max_running;
-    WaitingQuantiles(std::move(r.waiting_s), &row);
+    const WaitingSummary w = SummarizeWaiting(std::move(r.waiting_s));
+    row.waiting_p50_s = w.p50_s;
+    row.waiting_p95_s = w.p95_s;
+    row.waiting_max_s = w.max_s;
+    row.waited = w.waited;
     p->engine.rows.push_back(row);
   }
 }

@@ -67,12 +67,12 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
     return Status::InvalidArgument(
         fmt::format("unknown --engine '{}'; valid: ideal, {}", spec.engine.engine, EngineNames()));
   if (spec.engine.max_num_seqs < 1) return Status::InvalidArgument("--max-num-seqs must be >= 1");
-  // Per-worker pools are not modelled yet: refused rather than a fleet of ideal caches under an
-  // --engine the user asked for.
-  if (engine && spec.fleet.workers > 0)
-    return Status::InvalidArgument(
-        "--engine with --workers: per-worker engine pools are not modelled yet; run --engine "
-        "without --workers (the single pool) or --workers with the ideal caches");
+  // Each worker's pool evicts as its engine does: a worker eviction policy would be ignored.
+  if (engine && spec.fleet.workers > 0 && spec.fleet.worker_policy != "lru")
+    return Status::InvalidArgument(fmt::format(
+        "--worker-policy {} with --engine {}: each worker is the engine's pool, which evicts as "
+        "the engine does; drop --worker-policy, or use --engine ideal",
+        spec.fleet.worker_policy, spec.engine.engine));
   const bool sampling = spec.sample_rate < 1 || spec.sample_max_blocks > 0;
   if (sampling && kv_request->policies != std::vector<const EvictionPolicy*>{&LruEviction()})
     return Status::InvalidArgument(
@@ -177,6 +177,10 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
                        !spec.fleet.no_prefill_queue};
     er.threads = spec.kv.threads;
     analyze.engine = er;
+    if (analyze.fleet) {  // each worker is a pool of the same engine
+      analyze.fleet->engine = engine;
+      analyze.fleet->max_num_seqs = er.options.max_num_seqs;
+    }
   }
   result.profile = AnalyzeInput(in, trace, skips, analyze);
   Profile& p = result.profile;

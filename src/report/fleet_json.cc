@@ -2,6 +2,7 @@
 // "unbounded": true, since no JSON number stands for infinity.
 #include "report/fleet_json.h"
 
+#include "simulate/engine_pool.h"
 #include "simulate/eviction_policy.h"
 #include "simulate/routing_policy.h"
 
@@ -50,6 +51,9 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
                        {"prefill_queue", o.load.prefill_queue},
                        {"default_output_tokens", f.default_output_tokens},
                        {"kv_bytes_per_token", o.kv_bytes_per_token}};
+  // --engine: every worker (and the pooled bound) is that engine's pool with requests in flight.
+  j["settings"]["engine"] = o.engine ? std::string(o.engine->name()) : std::string("ideal");
+  if (o.engine) j["settings"]["max_num_seqs"] = o.max_num_seqs;
   j["ceiling"] =
       Json{{"hit_rate", Ratio(f.ceiling.hit, f.measured_tokens)}, {"hit_tokens", f.ceiling.hit}};
   Json caps = Json::array();
@@ -95,6 +99,12 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
       q["requests_per_worker"] = pt.requests;
       q["uncached_prefill_tokens_per_worker"] = pt.uncached_tokens;
       if (pr.policy->has_load_guard()) q["guard_triggers"] = pt.guard_triggers;
+      if (o.engine) {
+        q["waiting_p50_s"] = pt.waiting_p50_s;
+        q["waiting_p95_s"] = pt.waiting_p95_s;
+        q["evictions"] = pt.evictions;
+        q["too_large_requests"] = pt.too_large;
+      }
       points.push_back(q);
     }
     e["points"] = points;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/units.h"
+#include "simulate/engine_pool.h"
 #include "simulate/routing_policy.h"
 
 namespace ltl {
@@ -37,7 +38,10 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
       "\nfleet of {} workers  ({})\n", o.workers,
       warmup > 0 ? fmt::format("steady state: last {} of requests", Percent(1.0 - warmup, 0))
                  : std::string("cold start: all requests"));
-  out += "hit rate by per-worker cache size\n";
+  if (o.engine)
+    out += fmt::format("each worker is a {} KV pool with its requests in flight (--engine)\n",
+                       o.engine->name());
+  out += o.engine ? "hit rate by per-worker pool size\n" : "hit rate by per-worker cache size\n";
   out += fmt::format("  {:<20}", "");
   for (uint64_t c : o.capacity_blocks)
     out += fmt::format("{:>10}", CapacityLabel(c, block_size, o));
@@ -60,11 +64,15 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
     while (last > 0 && o.capacity_blocks[last] == kUnboundedCapacity) --last;
     out += fmt::format("load spread across workers at {} per worker  (coefficient of variation)\n",
                        CapacityLabel(o.capacity_blocks[last], block_size, o));
-    out += fmt::format("  {:<20}{:>10}{:>18}\n", "", "requests", "uncached prefill");
+    out += fmt::format("  {:<20}{:>10}{:>18}", "", "requests", "uncached prefill");
+    out += o.engine ? fmt::format("{:>14}{:>14}\n", "wait p50", "wait p95") : "\n";
     for (const FleetPolicyResult& pr : f.policies) {
       const FleetPoint& pt = pr.points[last];
-      out += fmt::format("  {:<20}{:>10.2f}{:>18.2f}\n", PolicyLabel(pr, o), pt.RequestsCv(),
+      out += fmt::format("  {:<20}{:>10.2f}{:>18.2f}", PolicyLabel(pr, o), pt.RequestsCv(),
                          pt.UncachedCv());
+      out += o.engine ? fmt::format("{:>14}{:>14}\n", FormatDuration(pt.waiting_p50_s),
+                                    FormatDuration(pt.waiting_p95_s))
+                      : "\n";
     }
   }
   for (const FleetPolicyResult& pr : f.policies) {

@@ -53,6 +53,8 @@ class PoolModel {
   // Admits the request as `handle` when it fits now: sets *hit_blocks (its leading blocks found
   // in the pool) and returns true; returns false (changing nothing) when it does not fit.
   virtual bool TryAdmit(const PoolRequest& r, uint64_t handle, uint64_t* hit_blocks) = 0;
+  // Leading blocks of the request found in the pool now, as TryAdmit would hit (no state change).
+  virtual uint64_t Match(const PoolRequest& r) const = 0;
   // The request admitted as `handle` completed.
   virtual void Release(uint64_t handle) = 0;
   virtual uint64_t evictions() const = 0;
@@ -66,6 +68,13 @@ class KvEngine {
   virtual std::string_view description() const = 0;
   virtual std::unique_ptr<PoolModel> MakePool(const Trace& t, uint64_t capacity_blocks) const = 0;
 };
+
+// Waiting times summarised by nearest rank (the k-th smallest, k = ceil(q x n)).
+struct WaitingSummary {
+  double p50_s = 0, p95_s = 0, max_s = 0;
+  uint64_t waited = 0;  // requests that waited at all (> 0 s)
+};
+WaitingSummary SummarizeWaiting(std::vector<double> waiting_s);
 
 // The driver: replays `requests` (positions in t.requests, ascending; all of them when null)
 // through a fresh pool of this engine. Replay-only entries are skipped; measured requests are

@@ -80,6 +80,12 @@ class VllmPool final : public PoolModel {
     return true;
   }
 
+  uint64_t Match(const PoolRequest& r) const override {
+    uint64_t k = 0;
+    while (k < r.max_hit_blocks && first_[r.ids[k]] != kNone) ++k;
+    return k;
+  }
+
   void Release(uint64_t handle) override {
     auto it = held_.find(handle);
     if (it == held_.end()) return;

@@ -9,6 +9,30 @@
 
 namespace ltl {
 
+namespace {
+// The run of a StatelessCacheAwareRouter: only the tie rotor lives between requests.
+class StatelessRun final : public RouterRun {
+ public:
+  StatelessRun(const StatelessCacheAwareRouter& router, const Trace& trace,
+               const FleetOptions& options)
+      : router_(router), trace_(trace), options_(options), rotor_(options.workers - 1) {}
+  RouteChoice Choose(size_t i, const WorkerView& view) override {
+    return router_.Choose(view, trace_.requests[i], options_, &rotor_);
+  }
+
+ private:
+  const StatelessCacheAwareRouter& router_;
+  const Trace& trace_;
+  const FleetOptions& options_;
+  uint32_t rotor_;  // the first tie goes to worker 0
+};
+}  // namespace
+
+std::unique_ptr<RouterRun> StatelessCacheAwareRouter::Start(const Trace& trace,
+                                                            const FleetOptions& options) const {
+  return std::make_unique<StatelessRun>(*this, trace, options);
+}
+
 FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router,
                               uint64_t capacity_blocks, const ReplayOptions& replay,
                               const FleetOptions& options, int64_t default_output_tokens) {
@@ -25,7 +49,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router
   OutstandingLoad load(n, options.load);
   std::vector<uint32_t> match(n, 0);
   WorkerView view{&match, &load.requests(), &load.blocks()};
-  uint32_t rotor = n - 1;  // the first tie goes to worker 0
+  const std::unique_ptr<RouterRun> run = router.Start(trace, options);
   const size_t first_measured = FirstMeasuredIndex(trace, replay);
 
   BlockCursor cursor(trace);
@@ -34,7 +58,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router
     const uint32_t* ids = cursor.Blocks(r);
     load.AdvanceTo(r.time_s);
     for (uint32_t w = 0; w < n; ++w) match[w] = caches[w]->Match(ids, r.num_blocks);
-    const RouteChoice choice = router.Choose(view, r, options, &rotor);
+    const RouteChoice choice = run->Choose(i, view);
     const uint32_t w = choice.worker;
     if (options.keep_routes) p.routes.push_back(w);
     const int64_t hit = HitTokenCount(r, match[w]);
@@ -48,7 +72,9 @@ FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router
     caches[w]->Admit(ids, r.num_blocks, match[w], replay.order);
     if (r.replay_only) continue;  // cache pre-population (cctrace --warm-prefix): no load
     const int64_t output = r.output_tokens >= 0 ? r.output_tokens : default_output_tokens;
-    load.Admit(w, r.time_s, r.input_tokens - hit, output, r.num_blocks);
+    const OutstandingLoad::Times t = load.Admit(w, r.time_s, r.input_tokens - hit, output,
+                                                r.num_blocks, trace.LoggedDuration(i));
+    run->Admitted(i, w, r.input_tokens - hit, t.first_token_s, t.finish_s);
   }
   return p;
 }

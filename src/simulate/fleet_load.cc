@@ -26,8 +26,16 @@ void OutstandingLoad::AdvanceTo(double now) {
   }
 }
 
-double OutstandingLoad::Admit(uint32_t worker, double arrival_s, int64_t uncached_tokens,
-                              int64_t output_tokens, int64_t blocks) {
+OutstandingLoad::Times OutstandingLoad::Admit(uint32_t worker, double arrival_s,
+                                              int64_t uncached_tokens, int64_t output_tokens,
+                                              int64_t blocks, double logged_duration_s) {
+  if (logged_duration_s >= 0) {  // the log timed it: in flight for exactly that long
+    const double finish_s = arrival_s + logged_duration_s;
+    ++requests_[worker];
+    blocks_[worker] += blocks;
+    running_.push({finish_s, worker, blocks});
+    return {std::min(finish_s, arrival_s + ServiceSeconds(uncached_tokens, 0, model_)), finish_s};
+  }
   double prefill_start = arrival_s;
   if (model_.prefill_queue) prefill_start = std::max(arrival_s, prefill_free_s_[worker]);
   double prefill_end = prefill_start + ServiceSeconds(uncached_tokens, 0, model_);
@@ -36,7 +44,7 @@ double OutstandingLoad::Admit(uint32_t worker, double arrival_s, int64_t uncache
   ++requests_[worker];
   blocks_[worker] += blocks;
   running_.push({finish_s, worker, blocks});
-  return finish_s;
+  return {prefill_end, finish_s};
 }
 
 }  // namespace ltl

@@ -1,7 +1,9 @@
-// OutstandingLoad: which requests are still running on each worker, under the fleet load model
-// (fleet_options.h). A request admitted at its arrival stays until its finish time; advancing the
-// clock to the next arrival retires every request finished by then. With the prefill queue, each
-// worker remembers when its prefill stage frees up.
+// OutstandingLoad: which requests are still running on each worker. A request admitted at its
+// arrival stays until its finish time: arrival + its logged duration when the log timed it
+// (Trace::LoggedDuration), else the fleet load model's (fleet_options.h); advancing the clock to
+// the next arrival retires every request finished by then. With the prefill queue, each worker
+// remembers when its prefill stage frees up (modelled requests only: a logged duration already
+// holds whatever queueing the request met).
 // Internal to src/simulate/ (tests/build/internal_headers.cmake).
 #pragma once
 
@@ -23,9 +25,15 @@ class OutstandingLoad {
 
   // Retires every request whose finish time is at or before now.
   void AdvanceTo(double now);
-  // Admits a request arriving at arrival_s on worker; returns its finish time.
-  double Admit(uint32_t worker, double arrival_s, int64_t uncached_tokens, int64_t output_tokens,
-               int64_t blocks);
+  struct Times {
+    double first_token_s;  // its prefill done (a logged request: the modelled prefill, capped at
+                           // its finish — logs time the whole request, not the first token)
+    double finish_s;
+  };
+  // Admits a request arriving at arrival_s on worker. logged_duration_s >= 0: the log's own timing
+  // of the request, which sets its finish.
+  Times Admit(uint32_t worker, double arrival_s, int64_t uncached_tokens, int64_t output_tokens,
+              int64_t blocks, double logged_duration_s = -1);
 
   const std::vector<int64_t>& requests() const { return requests_; }
   const std::vector<int64_t>& blocks() const { return blocks_; }

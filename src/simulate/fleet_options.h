@@ -12,6 +12,7 @@ namespace ltl {
 
 class RoutingPolicy;   // simulate/routing_policy.h
 class EvictionPolicy;  // simulate/eviction_policy.h
+class KvEngine;        // simulate/engine_pool.h
 
 // A per-worker capacity that never evicts.
 constexpr uint64_t kUnboundedCapacity = std::numeric_limits<uint64_t>::max();
@@ -40,7 +41,11 @@ struct FleetOptions {
   std::vector<uint64_t> capacity_blocks;  // per worker, ascending; kUnboundedCapacity allowed
   std::vector<const RoutingPolicy*> policies;
   const EvictionPolicy* worker_policy =
-      nullptr;                         // each worker's cache; null = LRU (WorkerPolicyOf)
+      nullptr;  // each worker's cache; null = LRU (WorkerPolicyOf)
+  // --engine: each worker, and the pooled bound, is this engine's KV pool with requests in flight
+  // (fleet_engine.h); null = ideal caches of cached blocks only (worker_policy applies).
+  const KvEngine* engine = nullptr;
+  uint32_t max_num_seqs = 256;         // --max-num-seqs of each worker's engine
   uint64_t seed = 1;                   // random routing
   uint32_t prefix_blocks = 1;          // k of prefix-hash
   double balance_rel_threshold = 1.5;  // prefix-aware guard: busiest > rel x least busy ...

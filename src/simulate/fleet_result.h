@@ -22,6 +22,10 @@ struct FleetPoint {
   std::vector<int64_t> uncached_tokens;  // measured uncached prefill tokens on each worker
   uint64_t guard_triggers = 0;           // prefix-aware: requests the load guard rerouted (all)
   std::vector<uint32_t> routes;  // --routes-out: each request's worker (replay order), else empty
+  // --engine (FleetOptions::engine): measured requests' wait from arrival to admission on their
+  // worker, and what the workers' pools evicted and skipped (requests larger than a pool), summed.
+  double waiting_p50_s = 0, waiting_p95_s = 0;
+  uint64_t evictions = 0, too_large = 0;
 
   double HitRate() const {
     return measured_tokens > 0 ? static_cast<double>(hit_tokens) / measured_tokens : 0.0;

@@ -31,7 +31,7 @@ RouteChoice ChooseKvCost(const WorkerView& view, uint32_t request_blocks, double
 }
 
 namespace {
-class KvCost final : public CacheAwareRouter {
+class KvCost final : public StatelessCacheAwareRouter {
  public:
   std::string_view name() const override { return "kv-cost"; }
   std::string_view summary() const override {

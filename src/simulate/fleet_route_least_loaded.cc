@@ -7,7 +7,7 @@
 namespace ltl {
 namespace {
 
-class LeastLoaded final : public CacheAwareRouter {
+class LeastLoaded final : public StatelessCacheAwareRouter {
  public:
   std::string_view name() const override { return "least-loaded"; }
   std::string_view summary() const override {

@@ -35,7 +35,7 @@ RouteChoice ChoosePrefixAware(const WorkerView& view, double rel_threshold, int6
 }
 
 namespace {
-class PrefixAware final : public CacheAwareRouter {
+class PrefixAware final : public StatelessCacheAwareRouter {
  public:
   std::string_view name() const override { return "prefix-aware"; }
   std::string_view summary() const override {

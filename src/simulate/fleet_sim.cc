@@ -7,6 +7,7 @@
 #include "common/parallel_jobs.h"
 #include "simulate/eviction_policy.h"
 #include "simulate/fleet_cache_aware.h"
+#include "simulate/fleet_engine.h"
 #include "simulate/fleet_partition.h"
 #include "simulate/policy_sweep.h"
 #include "simulate/routing_policy.h"
@@ -48,9 +49,16 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
     const bool unbounded = c == kUnboundedCapacity || c > kUnboundedCapacity / options.workers;
     pooled_caps.push_back(unbounded ? kUnboundedCapacity : c * options.workers);
   }
-  for (const PolicyRun& run :
-       RunPolicySweep(trace, replay, {&worker_policy}, pooled_caps, options.threads))
-    out.pooled.push_back(run.result.hit);
+  if (options.engine) {  // one pool of N x capacity (the replays run as the policies' below)
+    out.pooled.resize(pooled_caps.size());
+    RunParallel(pooled_caps.size(), options.threads, [&](size_t c) {
+      out.pooled[c] = PooledEngineBound(trace, replay, options, pooled_caps[c]);
+    });
+  } else {
+    for (const PolicyRun& run :
+         RunPolicySweep(trace, replay, {&worker_policy}, pooled_caps, options.threads))
+      out.pooled.push_back(run.result.hit);
+  }
 
   out.policies.resize(options.policies.size());
   struct Job {
@@ -69,7 +77,8 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
     StaticRoutes routes = pr.policy->AsStatic()->Route(trace, options);
     pr.fallback_requests = routes.fallback_requests;
     pr.requests_without_text = routes.requests_without_text;
-    pr.points = EvaluateStaticRoutes(trace, routes, replay, options);
+    pr.points = options.engine ? EvaluateStaticRoutesOnEngines(trace, routes, replay, options)
+                               : EvaluateStaticRoutes(trace, routes, replay, options);
     if (options.keep_routes)
       for (FleetPoint& pt : pr.points) pt.routes = routes.worker;
   }
@@ -78,8 +87,12 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
   RunParallel(aware_jobs.size(), options.threads, [&](size_t j) {
     const Job& job = aware_jobs[j];
     FleetPolicyResult& pr = out.policies[job.policy];
-    pr.points[job.capacity] = SimulateCacheAware(
-        trace, *pr.policy->AsCacheAware(), caps[job.capacity], replay, options, default_output);
+    const CacheAwareRouter& router = *pr.policy->AsCacheAware();
+    pr.points[job.capacity] =
+        options.engine
+            ? SimulateCacheAwareOnEngines(trace, router, caps[job.capacity], replay, options)
+            : SimulateCacheAware(trace, router, caps[job.capacity], replay, options,
+                                 default_output);
   });
 
   out.options = std::move(options);

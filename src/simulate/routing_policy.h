@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,13 +72,38 @@ class StaticRouter : public RoutingPolicy {
   const StaticRouter* AsStatic() const final { return this; }
 };
 
+// One replay of a cache-aware router: the state it keeps between requests (its own index of what
+// it believes each worker holds, its counters, its random draws). A fresh run per replay, so the
+// replays of several capacities can run on parallel threads.
+class RouterRun {
+ public:
+  virtual ~RouterRun() = default;
+  // The worker for trace.requests[i], arriving now (its time_s; requests come in replay order),
+  // given what the fleet shows of each worker at that instant (completions up to now retired).
+  virtual RouteChoice Choose(size_t i, const WorkerView& view) = 0;
+  // After the choice: request i was admitted to `worker` with `uncached_tokens` to prefill, has
+  // its first token at first_token_s and is in flight until finish_s (its logged duration, else
+  // the load model: simulate/fleet_load.h). Not called for cache pre-population entries
+  // (TraceRequest::replay_only), which are never in flight.
+  virtual void Admitted(size_t /*i*/, uint32_t /*worker*/, int64_t /*uncached_tokens*/,
+                        double /*first_token_s*/, double /*finish_s*/) {}
+};
+
 class CacheAwareRouter : public RoutingPolicy {
  public:
-  // The worker for request `r` given what the router sees of each worker; ties rotate from
-  // *rotor (the previous choice), which the policy updates.
+  // A fresh run over `trace` (which outlives it).
+  virtual std::unique_ptr<RouterRun> Start(const Trace& trace,
+                                           const FleetOptions& options) const = 0;
+  const CacheAwareRouter* AsCacheAware() const final { return this; }
+};
+
+// A cache-aware router whose choice depends only on what it sees now (prefix-aware, kv-cost,
+// least-loaded): ties rotate from *rotor (the previous choice), which the policy updates.
+class StatelessCacheAwareRouter : public CacheAwareRouter {
+ public:
   virtual RouteChoice Choose(const WorkerView& view, const TraceRequest& r,
                              const FleetOptions& options, uint32_t* rotor) const = 0;
-  const CacheAwareRouter* AsCacheAware() const final { return this; }
+  std::unique_ptr<RouterRun> Start(const Trace& trace, const FleetOptions& options) const final;
 };
 
 // Every registered policy, in report order.
