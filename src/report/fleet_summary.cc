@@ -75,6 +75,17 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
                       : "\n";
     }
   }
+  if (o.engine) {  // requests a worker's pool cannot hold are skipped, not measured: say where
+    for (size_t c = 0; c < ncap && !f.policies.empty(); ++c) {
+      const uint64_t skipped = f.policies.front().points[c].too_large;
+      if (skipped > 0)
+        out += fmt::format(
+            "  at {} per worker, {} requests need more blocks than a pool holds: skipped, not "
+            "measured (the pooled pool holds them)\n",
+            CapacityLabel(o.capacity_blocks[c], block_size, o),
+            WithCommas(static_cast<int64_t>(skipped)));
+    }
+  }
   for (const FleetPolicyResult& pr : f.policies) {
     const std::string_view key = pr.policy->fallback_key();
     if (!key.empty() && pr.fallback_requests > 0) {
