@@ -1,8 +1,7 @@
-// The "fifo" eviction policy: first in, first out; hits do not refresh a block. One replay per
-// capacity (fifo_replay.h); online as the same FifoCache (fifo_cache.h).
+// The "fifo" eviction policy: first in, first out; hits do not refresh a block (fifo_cache.h). An
+// OnlinePolicy: its whole-trace evaluation (and ReplayFifoAt) replays this cache per capacity.
 #include "simulate/eviction_policy.h"
 #include "simulate/fifo_cache.h"
-#include "simulate/fifo_replay.h"
 
 namespace ltl {
 namespace {
@@ -20,21 +19,12 @@ class OnlineFifo final : public BlockCache {
   FifoCache cache_;
 };
 
-class FifoPolicy final : public EvictionPolicy {
+class FifoPolicy final : public OnlinePolicy {
  public:
   std::string_view name() const override { return "fifo"; }
   std::string_view summary() const override {
     return "first in, first out (a hit does not refresh a block)";
   }
-  bool one_pass() const override { return false; }
-  std::vector<ReplayResult> Evaluate(const Trace& trace, const ReplayOptions& options,
-                                     const std::vector<uint64_t>& capacities,
-                                     const PreparedTrace*) const override {
-    std::vector<ReplayResult> out;
-    for (uint64_t c : capacities) out.push_back(ReplayFifoAt(trace, c, options));
-    return out;
-  }
-  bool online() const override { return true; }
   std::unique_ptr<BlockCache> MakeCache(uint64_t capacity, uint32_t dense) const override {
     return std::make_unique<OnlineFifo>(capacity, dense);
   }

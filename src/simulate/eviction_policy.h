@@ -68,6 +68,30 @@ class EvictionPolicy {
                                                 uint32_t dense_blocks) const = 0;
 };
 
+// One replay of `trace` through an online cache (empty at the start) of `capacity_blocks`: each
+// request's hit is the cache's Match, then Admit. `hit_blocks`, when given, receives every
+// request's hit length in blocks (measured or not).
+ReplayResult ReplayOnlineCache(const Trace& trace, uint64_t capacity_blocks,
+                               const ReplayOptions& options, BlockCache* cache,
+                               std::vector<uint32_t>* hit_blocks = nullptr);
+
+// The shape of an online policy (fifo, sieve): the cache is all there is; its whole-trace
+// evaluation is one ReplayOnlineCache per capacity, so the rule is written once.
+class OnlinePolicy : public EvictionPolicy {
+ public:
+  bool one_pass() const override { return false; }
+  std::vector<ReplayResult> Evaluate(const Trace& trace, const ReplayOptions& options,
+                                     const std::vector<uint64_t>& capacities,
+                                     const PreparedTrace* /*prepared*/) const final {
+    std::vector<ReplayResult> out;
+    out.reserve(capacities.size());
+    for (uint64_t c : capacities)
+      out.push_back(ReplayOnlineCache(trace, c, options, MakeCache(c, trace.num_blocks).get()));
+    return out;
+  }
+  bool online() const final { return true; }
+};
+
 // The shape of an offline policy (optimal, radix-lru): data prepared once from the whole trace and
 // shared by every capacity, then one replay per capacity over it. Not online: such a policy needs
 // the trace (the future, or its prefix tree) before the first request.
@@ -117,6 +141,7 @@ std::string EvictionPolicyNames();
 
 // The registered policies the rest of the code names directly (defaults).
 const EvictionPolicy& LruEviction();
+const EvictionPolicy& FifoEviction();
 const EvictionPolicy& RadixLruEviction();  // "radix-lru": SGLang's radix-tree LRU
 // The policy the headline LRU figures use under `engine` (LruEviction or RadixLruEviction).
 const EvictionPolicy& HeadlineLru(LruEngine engine);

@@ -4,8 +4,8 @@
 // to evict, a hand moves from the oldest block toward the newest (resuming where it stopped last
 // time, wrapping to the oldest), clearing visited bits, and evicts the first block not visited.
 // New blocks enter at the newest end, not visited. Hits never move a block. The example policy of
-// CONTRIBUTING.md: this file and one line in eviction_registry.cc. One replay per capacity through
-// the online cache below.
+// CONTRIBUTING.md: this file and one line in eviction_registry.cc. An OnlinePolicy: the cache below
+// is the rule, and its whole-trace evaluation replays that cache at each capacity.
 #include <absl/container/flat_hash_map.h>
 
 #include "simulate/eviction_policy.h"
@@ -84,35 +84,12 @@ class SieveCache final : public BlockCache {
   uint32_t oldest_ = kNone, newest_ = kNone, hand_ = kNone;
 };
 
-class SievePolicy final : public EvictionPolicy {
+class SievePolicy final : public OnlinePolicy {
  public:
   std::string_view name() const override { return "sieve"; }
   std::string_view summary() const override {
     return "SIEVE: insertion order with a visited bit and a moving hand (NSDI 2024)";
   }
-  bool one_pass() const override { return false; }
-  std::vector<ReplayResult> Evaluate(const Trace& trace, const ReplayOptions& options,
-                                     const std::vector<uint64_t>& capacities,
-                                     const PreparedTrace*) const override {
-    std::vector<ReplayResult> out;
-    for (uint64_t c : capacities) {
-      SieveCache cache(c);
-      ReplayTally tally(trace, c, options);
-      BlockCursor cursor(trace);
-      for (size_t i = 0; i < trace.requests.size(); ++i) {
-        const TraceRequest& r = trace.requests[i];
-        const uint32_t* ids = cursor.Blocks(r);
-        const bool measured = tally.Begin(i, cache.size());
-        const uint32_t hit = cache.Match(ids, r.num_blocks);
-        if (measured) tally.AddHit(r, ids, hit);
-        cache.Admit(ids, r.num_blocks, hit, options.order);
-        tally.End(r, ids);
-      }
-      out.push_back(tally.Finish(cache.size()));
-    }
-    return out;
-  }
-  bool online() const override { return true; }
   std::unique_ptr<BlockCache> MakeCache(uint64_t capacity, uint32_t /*dense*/) const override {
     return std::make_unique<SieveCache>(capacity);
   }
