@@ -19,7 +19,8 @@
   X(KvCostRouting)              \
   X(LeastLoadedRouting)         \
   X(VllmRouterPrefixRouting)    \
-  X(VllmRouterSessionRouting)
+  X(VllmRouterSessionRouting)   \
+  X(DynamoKvRouting)
 
 namespace ltl {
 
