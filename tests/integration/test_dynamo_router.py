@@ -5,7 +5,8 @@ defaults, approx.rs's TTL index): logit = prefill_load_scale x max(0, (active pr
 isl) / block size - overlap_score_credit x overlap) + (active blocks + the request's blocks beyond
 its leading run among them) + decode_active_request_weight x active requests over the request's
 full blocks; the lowest wins, ties drawn as the tool documents it (one SplitMix64 step per request
-from --seed, tied workers in index order, index (draw x n) >> 64). The overlap is the worker's
+from --seed, tied workers in index order, index (draw x n) >> 64; with router_temperature > 0 a
+softmax draw). The overlap is the worker's
 cached prefix (KV events; at unbounded capacity every block a worker was sent) or, with
 use_kv_events=0, the blocks the router sent there in the last 120 s. Active load: a request's
 prefill tokens (isl - overlap x block size) until its first token, its blocks and itself until
@@ -14,6 +15,7 @@ it finishes, with the fleet's load model (prefill queue at --prefill-rate, then 
 classes. Also: every request routed once per capacity, and use_kv_events=0 changing routes where
 turns come back after the TTL."""
 import heapq
+import math
 import json
 import os
 import random
@@ -55,8 +57,31 @@ def generated_trace(seed, conversations=40, gap_s=(2, 40)):
     return reqs
 
 
+def pick(logits, temperature, draw):
+    """Temperature 0: the minimum, ties tied[(draw x n) >> 64] in index order. Above 0: p ∝
+    exp(-(logit - min) / ((max - min) x T)) (uniform when all are equal), u = (draw >> 11) / 2^53
+    against the cumulative probabilities in index order."""
+    lo, hi = min(logits), max(logits)
+    if temperature == 0:
+        tied = [w for w, x in enumerate(logits) if x == lo]
+        return tied[(draw * len(tied)) >> 64]
+    if lo == hi:
+        p = [1.0 / len(logits)] * len(logits)
+    else:
+        scale = -1.0 / ((hi - lo) * temperature)
+        p = [math.exp(x * scale - lo * scale) for x in logits]
+    total = sum(p)
+    u = (draw >> 11) * 2.0 ** -53
+    cumulative = 0.0
+    for w, x in enumerate(p):
+        cumulative += x / total
+        if u <= cumulative:
+            return w
+    return len(p) - 1
+
+
 def reference_routes(reqs, workers, seed, events=True, credit=1.0, scale=1.0, weight=0.0,
-                     ttl=120.0, prefill_rate=10000.0, decode_rate=50.0):
+                     ttl=120.0, temperature=0.0, prefill_rate=10000.0, decode_rate=50.0):
     caches = [set() for _ in range(workers)]  # unbounded workers keep every block they were sent
     index = [{} for _ in range(workers)]  # use_kv_events=0: block -> expiry
     prefill_free = [0.0] * workers
@@ -108,9 +133,7 @@ def reference_routes(reqs, workers, seed, events=True, credit=1.0, scale=1.0, we
                           + weight * float(active_reqs[w]))
         state = (state + 0x9e3779b97f4a7c15) & M64
         draw = splitmix_finalizer(state)
-        best = min(logits)
-        tied = [w for w in range(workers) if logits[w] == best]
-        w = tied[(draw * len(tied)) >> 64]
+        w = pick(logits, temperature, draw)
         out.append(w)
         if not events:
             for b in full:
@@ -188,6 +211,8 @@ class DynamoRouter(unittest.TestCase):
                                      ["overlap_score_credit=0.5", "prefill_load_scale=2",
                                       "decode_active_request_weight=4"],
                                      credit=0.5, scale=2.0, weight=4.0)
+        self.check_against_reference(reqs, trace, 4, 2, ["router_temperature=0.5"],
+                                     temperature=0.5)
 
     def test_without_kv_events_the_ttl_index_changes_routes(self):
         # Turns 60 to 400 s apart: many come back after the router's 120 s TTL.
