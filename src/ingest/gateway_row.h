@@ -111,6 +111,8 @@ class GatewayRowProcessor {
   RowResult Render(RequestRecord* out, const char** reason);
   void SetDuration(RequestRecord* out);
   std::string SessionKey(const SessionId& s);
+  // A request's cache_salt starts its own hash chain (see gateway_row.cc).
+  void KeepNamespaceApart(simdjson::dom::object body, std::vector<uint64_t>* ids);
 
   GatewayConfig config_;
   RowLocator locator_;

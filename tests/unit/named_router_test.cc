@@ -5,7 +5,9 @@
 // vllm-router-session (consistent-hash stability, the lowest-QPS fallback: never-sent first,
 // the window, ties to the lowest index); and --router-param / --routing parsing.
 #include <gtest/gtest.h>
+
 #include <simdjson.h>
+#include <algorithm>
 
 #include <map>
 #include <set>
@@ -308,8 +310,13 @@ TEST(RouterParams, AllIsTheGenericPoliciesNamedTheRouters) {
   ASSERT_TRUE(named.ok());
   std::vector<std::string> names;
   for (const RoutingPolicy* p : *named) names.emplace_back(p->name());
-  EXPECT_EQ(names, (std::vector<std::string>{"vllm-router-prefix", "vllm-router-session"}));
-  for (const RoutingPolicy* p : *named) EXPECT_FALSE(p->source().empty());
+  // Every registered router with a source, in registry order (more join as they are written).
+  std::vector<std::string> sourced;
+  for (const RoutingPolicy* p : RoutingPolicies())
+    if (!p->source().empty()) sourced.emplace_back(p->name());
+  EXPECT_EQ(names, sourced);
+  for (const char* n : {"vllm-router-prefix", "vllm-router-session", "dynamo-kv"})
+    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
 }
 
 }  // namespace
