@@ -103,13 +103,26 @@ struct ProviderFacts {
 // vllm-router-prefix's chunk size in characters (production-stack's HashTrie default).
 inline constexpr size_t kVllmRouterChunkChars = 128;
 
+// The views ingest computes, a bit set (RoutingPolicy::view_kinds(), GatewayOptions::router_views):
+// each only when a router that reads it is asked for.
+enum RouterViewKind : uint32_t {
+  kViewSession = 1,     // the session digest (vllm-router-session)
+  kViewChunks128 = 2,   // vllm-router-prefix's chunks
+  kViewCodePoints = 4,  // sglang-cache-aware's code points
+};
+
 struct RouterView {
   bool text = false;
   // vllm-router-prefix: chained keyed digests of the 128-code-point chunks (the last one partial)
   // of the message contents joined with "\n" (ingest/router_view.h).
   std::vector<uint64_t> chunks128;
+  // sglang-cache-aware: one chained keyed digest per code point of the text SMG routes on (the
+  // non-empty contents and reasoning joined with single spaces, ingest/router_view.h).
+  std::vector<uint64_t> code_points;
   uint64_t session = 0;  // keyed digest of the logged session id (0 = none)
-  size_t bytes() const { return chunks128.capacity() * sizeof(uint64_t); }
+  size_t bytes() const {
+    return (chunks128.capacity() + code_points.capacity()) * sizeof(uint64_t);
+  }
 };
 
 struct RequestRecord {

@@ -323,7 +323,7 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
   out->session_field = s.field ? s.field : "";
   out->conversation = s.field && s.per_conversation ? SessionKey(s) : std::string();
   if (config_.router_views) {
-    router_view_.Build(obj, &out->view);
+    router_view_.Build(obj, config_.router_views, &out->view);
     out->view.session = s.field ? SipHash24(config_.key, SessionKey(s)) | 1 : 0;
   }
   if (row_.filler.field) {

@@ -48,8 +48,8 @@ struct GatewayConfig {
   bool reuse_prompts = true;
   // Locate each row's timing into RequestRecord::duration_s (IngestContext::durations).
   bool durations = false;
-  // Fill RequestRecord::view (the named routers' views; ingest/router_view.h).
-  bool router_views = false;
+  // Fill RequestRecord::view with these views (RouterViewKind bits; ingest/router_view.h).
+  uint32_t router_views = 0;
 };
 
 // kIgnored: a record of another kind (a Langfuse span): counted, not a request.

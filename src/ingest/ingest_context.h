@@ -45,9 +45,9 @@ struct GatewayOptions {
   // --show-prefix-text's second pass: sees each rendered prompt with its line (null = none).
   std::function<void(uint64_t line, std::string_view prompt)> on_prompt;
   bool reuse_prompts = true;  // false = --no-prompt-reuse (GatewayConfig::reuse_prompts)
-  // Compute the named routers' views of each request (RequestRecord::view, ingest/router_view.h):
-  // asked only when --routing names one.
-  bool router_views = false;
+  // Compute these named-router views of each request (RouterViewKind bits; RequestRecord::view,
+  // ingest/router_view.h): asked only when --routing names a router that reads them.
+  uint32_t router_views = 0;
 };
 
 struct IngestContext : ReadContext {

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "common/utf8_decode.h"
+
 namespace ltl {
 
 bool VllmRouterPrompt(simdjson::dom::object body, std::string* out) {
@@ -72,10 +74,99 @@ void ChunkDigests(const SipKey& key, std::string_view text, size_t chunk_chars,
   }
 }
 
-void RouterViewBuilder::Build(simdjson::dom::object body, RouterView* out) {
+namespace {
+// Appends `piece` to `out`, a space before it when `out` already has text; empty pieces skipped.
+void PushPiece(std::string_view piece, bool* has, std::string* out) {
+  if (piece.empty()) return;
+  if (*has) out->push_back(' ');
+  out->append(piece);
+  *has = true;
+}
+// A string content as it is; a list's parts of type "text", each its own piece.
+void PushContent(simdjson::dom::element content, bool* has, std::string* out) {
+  std::string_view text;
+  if (!content.get_string().get(text)) {
+    PushPiece(text, has, out);
+    return;
+  }
+  simdjson::dom::array parts;
+  if (content.get_array().get(parts)) return;
+  for (simdjson::dom::element part : parts) {
+    simdjson::dom::object po;
+    std::string_view type;
+    if (part.get_object().get(po) || po.at_key("type").get_string().get(type) || type != "text")
+      continue;
+    if (!po.at_key("text").get_string().get(text)) PushPiece(text, has, out);
+  }
+}
+}  // namespace
+
+bool SglangRouterText(simdjson::dom::object body, std::string* out) {
+  out->clear();
+  bool has = false;
+  simdjson::dom::array messages;
+  if (body.at_key("messages").get_array().get(messages)) {
+    simdjson::dom::element prompt;
+    if (body.at_key("prompt").get(prompt)) return false;
+    std::string_view text;
+    if (!prompt.get_string().get(text)) {
+      out->assign(text);
+      return true;
+    }
+    simdjson::dom::array list;
+    if (prompt.get_array().get(list)) return false;
+    bool first = true;  // v.join(" "): empty strings kept
+    for (simdjson::dom::element e : list) {
+      if (e.get_string().get(text)) continue;
+      if (!first) out->push_back(' ');
+      first = false;
+      out->append(text);
+    }
+    return true;
+  }
+  // Anthropic's top-level system (messages.rs): a string or text blocks, before the messages.
+  if (simdjson::dom::element system; !body.at_key("system").get(system))
+    PushContent(system, &has, out);
+  for (simdjson::dom::element m : messages) {
+    simdjson::dom::object mo;
+    if (m.get_object().get(mo)) continue;
+    if (simdjson::dom::element content; !mo.at_key("content").get(content))
+      PushContent(content, &has, out);
+    std::string_view role, reasoning;
+    if (!mo.at_key("role").get_string().get(role) && role == "assistant" &&
+        !mo.at_key("reasoning_content").get_string().get(reasoning))
+      PushPiece(reasoning, &has, out);
+  }
+  return true;
+}
+
+void CodePointDigests(const SipKey& key, std::string_view text, std::vector<uint64_t>* out) {
+  out->clear();
+  size_t chars = 0;
+  for (char c : text) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  out->reserve(chars);
+  unsigned char buf[12];
+  uint64_t parent = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const int32_t cp = NextUtf8(text, &pos);  // -1 for ill-formed bytes (simdjson rejects them)
+    std::memcpy(buf, &parent, 8);
+    std::memcpy(buf + 8, &cp, 4);
+    parent = SipHash24(key, buf, sizeof buf);
+    out->push_back(parent);
+  }
+}
+
+void RouterViewBuilder::Build(simdjson::dom::object body, uint32_t kinds, RouterView* out) {
   out->text = true;
-  if (!VllmRouterPrompt(body, &prompt_)) prompt_.clear();
-  ChunkDigests(key_, prompt_, kVllmRouterChunkChars, &out->chunks128);
+  if (kinds & kViewChunks128) {
+    if (!VllmRouterPrompt(body, &prompt_)) prompt_.clear();
+    ChunkDigests(key_, prompt_, kVllmRouterChunkChars, &out->chunks128);
+  }
+  if (kinds & kViewCodePoints) {
+    if (!SglangRouterText(body, &prompt_)) prompt_.clear();
+    CodePointDigests(key_, prompt_, &out->code_points);
+  }
 }
 
 }  // namespace ltl

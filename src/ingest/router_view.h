@@ -11,6 +11,18 @@
 // and each chunk is one trie level. Here chunk k is SipHash(salt, digest of chunk k-1 ‖ chunk k),
 // so a digest names the whole trie path, as a block id names its prefix. Roles, tool definitions,
 // tool calls, the system field of Anthropic bodies and the chat template are invisible to it.
+//
+// sglang-cache-aware (lightseekorg/smg@73da68ca, crates/protocols/src/chat.rs:642
+// ChatCompletionRequest::extract_text_for_routing; messages.rs and completion.rs likewise): every
+// non-empty text piece, in order, joined with single spaces — per message its content (a string,
+// or each of its parts of type "text") and, for an assistant, its "reasoning_content"; Anthropic's
+// top-level "system" (a string or text blocks) first; a body without "messages": its "prompt"
+// string, or a prompt array joined with " " as it is. Roles, names, tool calls, tool definitions
+// and the chat template are invisible to it. SMG rejects bodies whose non-assistant message has no
+// string or list content, or an unknown role; here such a message adds its text, if any. The
+// router matches Unicode code points (Rust chars): here one digest per code point, digest k =
+// SipHash(salt, digest k-1 ‖ code point k as 4 bytes little-endian), digest -1 = 0, so two texts
+// share their first k digests exactly when they share their first k code points.
 #pragma once
 
 #include <simdjson.h>
@@ -32,13 +44,20 @@ bool VllmRouterPrompt(simdjson::dom::object body, std::string* out);
 void ChunkDigests(const SipKey& key, std::string_view text, size_t chunk_chars,
                   std::vector<uint64_t>* out);
 
+// The text SMG's cache_aware policy routes on (see above), UTF-8; false when the body has neither
+// a "messages" array nor a "prompt" string or array.
+bool SglangRouterText(simdjson::dom::object body, std::string* out);
+
+// One chained keyed digest per code point of `text` (valid UTF-8).
+void CodePointDigests(const SipKey& key, std::string_view text, std::vector<uint64_t>* out);
+
 // One builder per worker thread (it keeps scratch buffers).
 class RouterViewBuilder {
  public:
   explicit RouterViewBuilder(SipKey key) : key_(key) {}
-  // Fills out->text and out->chunks128 from the request body (the session digest is the
-  // caller's).
-  void Build(simdjson::dom::object body, RouterView* out);
+  // Fills out->text and the views `kinds` asks for (RouterViewKind bits) from the request body
+  // (the session digest is the caller's).
+  void Build(simdjson::dom::object body, uint32_t kinds, RouterView* out);
 
  private:
   SipKey key_;

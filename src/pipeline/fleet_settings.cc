@@ -88,13 +88,13 @@ Status CheckFleetArgs(const FleetSettings& a, const std::optional<KvMemory>& mem
   return Status::Ok();
 }
 
-bool FleetNeedsRouterViews(const FleetSettings& a) {
-  if (a.workers == 0) return false;
+uint32_t FleetNeedsRouterViews(const FleetSettings& a) {
+  if (a.workers == 0) return 0;
   auto routing = ParseRoutingList(a.routing);
-  if (!routing.ok()) return false;
-  for (const RoutingPolicy* r : *routing)
-    if (r->named()) return true;
-  return false;
+  if (!routing.ok()) return 0;
+  uint32_t kinds = 0;
+  for (const RoutingPolicy* r : *routing) kinds |= r->view_kinds();
+  return kinds;
 }
 
 std::optional<FleetOptions> ResolveFleetOptions(const FleetSettings& a, uint32_t block_size,

@@ -33,9 +33,9 @@ struct FleetSettings {
   std::string routes_out;                  // --routes-out ROUTES.jsonl ("" = not asked)
 };
 
-// Whether the --routing list asks for a named router (the ingest stage then computes the routers'
-// views, RequestRecord::view).
-bool FleetNeedsRouterViews(const FleetSettings& args);
+// The views the --routing list's routers read (RouterViewKind bits, RoutingPolicy::view_kinds();
+// the ingest stage then computes them, RequestRecord::view); 0 = none.
+uint32_t FleetNeedsRouterViews(const FleetSettings& args);
 
 // Checks the fleet options (lists parse, values in range, GiB sizes have a KV size per token);
 // run before reading the input.

@@ -99,6 +99,7 @@ class VllmRouterPrefix final : public StaticRouter {
            "tools, tool calls and the chat template are invisible to it";
   }
   bool text_view() const override { return true; }
+  uint32_t view_kinds() const override { return kViewChunks128; }
   std::vector<RouterParam> params() const override {
     return {{"prefix_min_match_length", 0,
              "characters a match needs, else the lowest-QPS worker (--prefix-min-match-length)"},

@@ -56,6 +56,7 @@ class VllmRouterSession final : public StaticRouter {
            "to it";
   }
   std::string_view fallback_key() const override { return "session id"; }
+  uint32_t view_kinds() const override { return kViewSession; }
   std::string_view fallback_rule() const override {
     return "to the lowest-QPS worker (requests sent in the last request_stats_window seconds)";
   }

@@ -10,6 +10,7 @@
 #include "simulate/fleet_engine.h"
 #include "simulate/fleet_partition.h"
 #include "simulate/policy_sweep.h"
+#include "simulate/router_views.h"
 #include "simulate/routing_policy.h"
 
 namespace ltl {
@@ -70,6 +71,7 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
     FleetPolicyResult& pr = out.policies[k];
     pr.policy = options.policies[k];
     if (pr.policy->AsCacheAware()) {
+      if (pr.policy->text_view()) pr.requests_without_text = RequestsWithoutText(trace);
       pr.points.resize(caps.size());
       for (size_t c = 0; c < caps.size(); ++c) aware_jobs.push_back({k, c});
       continue;

@@ -15,7 +15,9 @@ void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace) {
   v.text.assign(n, 0);
   v.session.assign(n, 0);
   v.chunk_start.assign(n + 1, 0);
-  absl::flat_hash_map<uint64_t, uint32_t> dense;
+  v.text_last.assign(n, kNoParent);
+  v.text_chars.assign(n, 0);
+  absl::flat_hash_map<uint64_t, uint32_t> dense, chars;
   for (size_t i = 0; i < n; ++i) {
     const TraceRequest& r = trace->requests[i];
     v.chunk_start[i] = v.chunk_ids.size();
@@ -30,6 +32,14 @@ void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace) {
         if (fresh) ++v.num_chunk_ids;
         v.chunk_ids.push_back(it->second);
       }
+      uint32_t last = kNoParent;
+      for (uint64_t h : rv.code_points) {
+        auto [it, fresh] = chars.try_emplace(h, static_cast<uint32_t>(v.char_parent.size()));
+        if (fresh) v.char_parent.push_back(last);
+        last = it->second;
+      }
+      v.text_last[i] = last;
+      v.text_chars[i] = static_cast<uint32_t>(rv.code_points.size());
     } else if (r.conversation >= 0) {
       v.session[i] = Mix64(static_cast<uint64_t>(r.conversation) + 1) | 1;
     }
@@ -37,6 +47,26 @@ void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace) {
   v.chunk_start[n] = v.chunk_ids.size();
   // Replay-only entries share their record with nothing; every record's view is freed once read.
   for (RequestRecord& rec : *records) rec.view = RouterView{};
+}
+
+uint64_t RequestsWithoutText(const Trace& trace) {
+  const TraceRouterViews& v = trace.router_views;
+  return trace.requests.size() - (v.built ? v.text_requests : 0);
+}
+
+const uint32_t* TextCursor::Ids(size_t i, bool blocks_only, uint32_t* n, bool* text) {
+  const TraceRouterViews& v = t_.router_views;
+  const TraceRequest& r = t_.requests[i];
+  *text = v.built && i < v.text.size() && v.text[i];
+  if (!*text || blocks_only) {
+    *n = r.num_blocks;
+    return blocks_.Blocks(r);
+  }
+  *n = v.text_chars[i];
+  scratch_.resize(*n);
+  uint32_t id = v.text_last[i];
+  for (uint32_t k = *n; k > 0; --k, id = v.char_parent[id]) scratch_[k - 1] = t_.num_blocks + id;
+  return scratch_.data();
 }
 
 const uint32_t* ViewCursor::Ids(size_t i, uint32_t* n, bool* text) {

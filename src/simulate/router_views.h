@@ -17,12 +17,29 @@ namespace ltl {
 // else the trace's conversation (cache traces' sessions), else none.
 void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace);
 
+// The requests without a text view (a text-view router routes them on block ids).
+uint64_t RequestsWithoutText(const Trace& trace);
+
 // A request's ids on a text-view router's trie: its chunk ids (offset by the trace's block count,
 // so they never meet block ids) when it has a text view, else its block ids. *text says which.
 class ViewCursor {
  public:
   explicit ViewCursor(const Trace& t) : t_(t), blocks_(t) {}
   const uint32_t* Ids(size_t i, uint32_t* n, bool* text);
+
+ private:
+  const Trace& t_;
+  BlockCursor blocks_;
+  std::vector<uint32_t> scratch_;
+};
+
+// A request's labels on sglang-cache-aware's tree: its code points' ids (offset by the trace's
+// block count) when it has a text view and !blocks_only, else its block ids. *text: it has a text
+// view.
+class TextCursor {
+ public:
+  explicit TextCursor(const Trace& t) : t_(t), blocks_(t) {}
+  const uint32_t* Ids(size_t i, bool blocks_only, uint32_t* n, bool* text);
 
  private:
   const Trace& t_;

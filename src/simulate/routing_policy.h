@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/request_record.h"
 #include "common/status.h"
 #include "simulate/fleet_options.h"
 #include "simulate/fleet_routers.h"
@@ -57,6 +58,8 @@ class RoutingPolicy {
   // Its view is computed from prompt text (RequestRecord::view): without text it routes on block
   // ids, counted in FleetPolicyResult::requests_without_text.
   virtual bool text_view() const { return false; }
+  // The views ingest computes for it (RouterViewKind bits, common/request_record.h); 0 = none.
+  virtual uint32_t view_kinds() const { return 0; }
   // Its parameters, in the router's own names.
   virtual std::vector<RouterParam> params() const { return {}; }
 

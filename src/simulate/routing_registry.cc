@@ -20,7 +20,8 @@
   X(LeastLoadedRouting)         \
   X(VllmRouterPrefixRouting)    \
   X(VllmRouterSessionRouting)   \
-  X(DynamoKvRouting)
+  X(DynamoKvRouting)           \
+  X(SglangCacheAwareRouting)
 
 namespace ltl {
 

@@ -47,7 +47,14 @@ struct TraceRouterViews {
   std::vector<uint32_t> chunk_ids;    // vllm-router-prefix's 128-character chunks, dense ids
   uint32_t num_chunk_ids = 0;
   std::vector<uint64_t> session;  // per request: digest of its session key (0 = none)
-  uint64_t text_requests = 0;     // requests whose view came from prompt text
+  // sglang-cache-aware: each request's text as a path in the trie of all texts' code points (a
+  // code point's chained digest names its whole prefix, so it is interned to one dense id):
+  // the request's last code point's id (kNoParent = empty or no view) and its length in code
+  // points; per id, the id of the code point before it (kNoParent = the first).
+  std::vector<uint32_t> text_last;
+  std::vector<uint32_t> text_chars;
+  std::vector<uint32_t> char_parent;
+  uint64_t text_requests = 0;  // requests whose view came from prompt text
 };
 
 struct Trace {

@@ -203,11 +203,16 @@ class NamedRouters(unittest.TestCase):
         log = self.write("chat.csv", csv_text(generated_log(seed=5, conversations=3, turns=2)))
         base = ["profile", log, "--workers", "2", "--routing", "vllm-router-prefix",
                 "-o", os.path.join(self.dir, "rep")]
-        r = env.run(base + ["--router-param", "sglang-cache-aware.cache_threshold=0.5"])
+        r = env.run(base + ["--router-param", "llm-d.prefix_weight=2"])
         self.assertEqual(r.returncode, 2)
-        self.assertIn("unknown router 'sglang-cache-aware' (routers with parameters: "
+        self.assertIn("unknown router 'llm-d' (routers with parameters: "
                       "vllm-router-prefix (prefix_min_match_length, request_stats_window), "
                       "vllm-router-session (request_stats_window), dynamo-kv (", r.stderr)
+        self.assertIn("sglang-cache-aware (cache_threshold, balance_abs_threshold, "
+                      "balance_rel_threshold, eviction_interval, max_tree_size, tokens))", r.stderr)
+        r = env.run(base + ["--router-param", "sglang-cache-aware.cache_threshold=0.5"])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("sglang-cache-aware is not among --routing", r.stderr)
         r = env.run(base + ["--router-param", "vllm-router-prefix.chunk_size=64"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("unknown parameter 'chunk_size' of vllm-router-prefix (valid: "
@@ -277,6 +282,8 @@ class NamedRouters(unittest.TestCase):
         self.assertEqual([p["policy"] for p in pols][:2],
                          ["vllm-router-prefix", "vllm-router-session"])
         self.assertEqual(pols[0]["router"]["requests_without_text"], 30)
+        sglang = [p for p in pols if p["policy"] == "sglang-cache-aware"]
+        self.assertEqual(sglang[0]["router"]["requests_without_text"], 30)
 
 
 if __name__ == "__main__":
