@@ -20,7 +20,7 @@
   X(LeastLoadedRouting)         \
   X(VllmRouterPrefixRouting)    \
   X(VllmRouterSessionRouting)   \
-  X(DynamoKvRouting)           \
+  X(DynamoKvRouting)            \
   X(SglangCacheAwareRouting)
 
 namespace ltl {
