@@ -106,9 +106,10 @@ inline constexpr size_t kVllmRouterChunkChars = 128;
 // The views ingest computes, a bit set (RoutingPolicy::view_kinds(), GatewayOptions::router_views):
 // each only when a router that reads it is asked for.
 enum RouterViewKind : uint32_t {
-  kViewSession = 1,     // the session digest (vllm-router-session)
-  kViewChunks128 = 2,   // vllm-router-prefix's chunks
-  kViewCodePoints = 4,  // sglang-cache-aware's code points
+  kViewSession = 1,       // the session digest (vllm-router-session)
+  kViewChunks128 = 2,     // vllm-router-prefix's chunks
+  kViewCodePoints = 4,    // sglang-cache-aware's code points
+  kViewAibrixBlocks = 8,  // aibrix-prefix's byte blocks (GatewayOptions::aibrix_block_bytes)
 };
 
 struct RouterView {
@@ -120,8 +121,12 @@ struct RouterView {
   // non-empty contents and reasoning joined with single spaces, ingest/router_view.h).
   std::vector<uint64_t> code_points;
   uint64_t session = 0;  // keyed digest of the logged session id (0 = none)
+  // aibrix-prefix: chained keyed digests of the full blocks of GatewayOptions::aibrix_block_bytes
+  // bytes of the message AIBrix routes on (ingest/router_view.h); empty unless it is asked.
+  std::vector<uint64_t> aibrix_blocks;
   size_t bytes() const {
-    return (chunks128.capacity() + code_points.capacity()) * sizeof(uint64_t);
+    return (chunks128.capacity() + code_points.capacity() + aibrix_blocks.capacity()) *
+           sizeof(uint64_t);
   }
 };
 

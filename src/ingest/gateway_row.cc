@@ -58,7 +58,7 @@ GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config)
       chain_(config.key),
       facts_(config.key),
       provider_(config.key),
-      router_view_(config.key) {
+      router_view_(config.key, config.aibrix_block_bytes) {
   // A request no entry serves says so next to its layout when some model has its own files.
   const bool fallback = !config_.models.empty();
   for (Layout l : kAllLayouts)

@@ -50,6 +50,8 @@ struct GatewayConfig {
   bool durations = false;
   // Fill RequestRecord::view with these views (RouterViewKind bits; ingest/router_view.h).
   uint32_t router_views = 0;
+  // aibrix-prefix's block size in bytes (GatewayOptions::aibrix_block_bytes); 0 = not asked.
+  uint32_t aibrix_block_bytes = 0;
 };
 
 // kIgnored: a record of another kind (a Langfuse span): counted, not a request.

@@ -48,6 +48,9 @@ struct GatewayOptions {
   // Compute these named-router views of each request (RouterViewKind bits; RequestRecord::view,
   // ingest/router_view.h): asked only when --routing names a router that reads them.
   uint32_t router_views = 0;
+  // aibrix-prefix's block size in bytes when --routing names it, else 0: the view's blocks
+  // (RouterView::aibrix_blocks) are cut at this size.
+  uint32_t aibrix_block_bytes = 0;
 };
 
 struct IngestContext : ReadContext {

@@ -73,6 +73,7 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, IngestContext* ctx, L
   config.reuse_prompts = ctx->gateway.reuse_prompts;
   config.durations = ctx->durations;
   config.router_views = ctx->gateway.router_views;
+  config.aibrix_block_bytes = ctx->gateway.aibrix_block_bytes;
   GatewayReadStats stats;
   Status st = ReadGateway(in, d, ctx, config, &out->records, &stats, &out->post_pass);
   if (!st.ok()) return st;

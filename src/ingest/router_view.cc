@@ -99,6 +99,26 @@ void PushContent(simdjson::dom::element content, bool* has, std::string* out) {
     if (!po.at_key("text").get_string().get(text)) PushPiece(text, has, out);
   }
 }
+// parseChatMessages: the items' contents joined with ' ', a string unquoted, any other value as
+// its JSON text, a missing one as nothing.
+bool AibrixJoinContents(simdjson::dom::array items, std::string* out) {
+  bool first = true;
+  for (simdjson::dom::element item : items) {
+    if (!first) out->push_back(' ');
+    first = false;
+    simdjson::dom::object io;
+    if (item.get_object().get(io)) return false;  // not an object: the gateway's unmarshal fails
+    simdjson::dom::element content;
+    if (io.at_key("content").get(content)) continue;
+    std::string_view text;
+    if (!content.get_string().get(text)) {
+      out->append(text);
+    } else {
+      out->append(simdjson::minify(content));
+    }
+  }
+  return true;
+}
 }  // namespace
 
 bool SglangRouterText(simdjson::dom::object body, std::string* out) {
@@ -157,6 +177,47 @@ void CodePointDigests(const SipKey& key, std::string_view text, std::vector<uint
   }
 }
 
+bool AibrixMessage(simdjson::dom::object body, std::string* out) {
+  out->clear();
+  simdjson::dom::element value;
+  simdjson::dom::array items;
+  std::string_view text;
+  if (!body.at_key("messages").get(value)) {  // chat completions, Anthropic messages
+    if (value.get_array().get(items) || items.size() == 0) return false;
+    return AibrixJoinContents(items, out);
+  }
+  if (!body.at_key("prompt").get(value)) {  // completions: a string only
+    if (value.get_string().get(text)) return false;
+    out->assign(text);
+    return true;
+  }
+  if (!body.at_key("input").get(value)) {  // Responses API
+    if (!value.get_string().get(text)) {
+      out->assign(text);
+      return true;
+    }
+    if (value.get_array().get(items) || items.size() == 0) return false;
+    return AibrixJoinContents(items, out);
+  }
+  return false;
+}
+
+void ByteBlockDigests(const SipKey& key, std::string_view text, size_t block_bytes,
+                      std::vector<uint64_t>* out) {
+  out->clear();
+  if (block_bytes == 0) return;
+  const size_t blocks = text.size() / block_bytes;
+  out->reserve(blocks);
+  std::string buf(sizeof(uint64_t) + block_bytes, '\0');
+  uint64_t parent = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    std::memcpy(buf.data(), &parent, sizeof parent);
+    std::memcpy(buf.data() + sizeof parent, text.data() + b * block_bytes, block_bytes);
+    parent = SipHash24(key, buf);
+    out->push_back(parent);
+  }
+}
+
 void RouterViewBuilder::Build(simdjson::dom::object body, uint32_t kinds, RouterView* out) {
   out->text = true;
   if (kinds & kViewChunks128) {
@@ -166,6 +227,10 @@ void RouterViewBuilder::Build(simdjson::dom::object body, uint32_t kinds, Router
   if (kinds & kViewCodePoints) {
     if (!SglangRouterText(body, &prompt_)) prompt_.clear();
     CodePointDigests(key_, prompt_, &out->code_points);
+  }
+  if ((kinds & kViewAibrixBlocks) && aibrix_block_bytes_ > 0) {
+    if (!AibrixMessage(body, &aibrix_message_)) aibrix_message_.clear();
+    ByteBlockDigests(key_, aibrix_message_, aibrix_block_bytes_, &out->aibrix_blocks);
   }
 }
 

@@ -23,6 +23,20 @@
 // router matches Unicode code points (Rust chars): here one digest per code point, digest k =
 // SipHash(salt, digest k-1 ‖ code point k as 4 bytes little-endian), digest -1 = 0, so two texts
 // share their first k digests exactly when they share their first k code points.
+//
+// aibrix-prefix (vllm-project/aibrix@e3e10f9e, pkg/plugins/gateway/util.go validateRequestBody,
+// parseChatMessages, parseResponsesInput, validateCompletionRequest; the default `character`
+// tokenizer, pkg/utils/tokenizer/local_characters.go; pkg/utils/prefixcacheindexer/hash.go
+// getPrefixHashes): the routing context's message is, for a body with "messages", every message's
+// content joined with single spaces — a string content unquoted, any other content (a list of
+// parts, a null, a number) as its JSON text (the gateway writes the raw bytes the client sent;
+// here the logged body's minified JSON), a missing content as "" — so roles, tool definitions,
+// tool calls, Anthropic's top-level system and the chat template are invisible to it; for a body
+// with "prompt" (completions), the prompt string; with "input" (Responses API), the input string,
+// or its items' contents joined as messages' are. Its UTF-8 bytes are cut into blocks of
+// AIBRIX_PREFIX_CACHE_BLOCK_SIZE bytes (code default 4), a partial last block not hashed; block k
+// is SipHash(salt, digest of block k-1 ‖ block k) (AIBrix: seeded xxhash64 of the parent hash ‖
+// the block), so a digest names the whole prefix, as a block id does.
 #pragma once
 
 #include <simdjson.h>
@@ -50,18 +64,30 @@ bool SglangRouterText(simdjson::dom::object body, std::string* out);
 
 // One chained keyed digest per code point of `text` (valid UTF-8).
 void CodePointDigests(const SipKey& key, std::string_view text, std::vector<uint64_t>* out);
+// The message AIBrix routes on (see above), UTF-8; false when the gateway would refuse the body
+// (neither a "messages" list with a message, a "prompt" string nor an "input").
+bool AibrixMessage(simdjson::dom::object body, std::string* out);
+
+// Chained keyed digests of `text`'s full blocks of `block_bytes` bytes (a partial last block is not
+// hashed).
+void ByteBlockDigests(const SipKey& key, std::string_view text, size_t block_bytes,
+                      std::vector<uint64_t>* out);
 
 // One builder per worker thread (it keeps scratch buffers).
 class RouterViewBuilder {
  public:
-  explicit RouterViewBuilder(SipKey key) : key_(key) {}
+  // aibrix_block_bytes > 0: aibrix-prefix's view (kViewAibrixBlocks) in blocks of that many bytes.
+  explicit RouterViewBuilder(SipKey key, uint32_t aibrix_block_bytes = 0)
+      : key_(key), aibrix_block_bytes_(aibrix_block_bytes) {}
   // Fills out->text and the views `kinds` asks for (RouterViewKind bits) from the request body
   // (the session digest is the caller's).
   void Build(simdjson::dom::object body, uint32_t kinds, RouterView* out);
 
  private:
   SipKey key_;
+  uint32_t aibrix_block_bytes_;
   std::string prompt_;
+  std::string aibrix_message_;
 };
 
 }  // namespace ltl

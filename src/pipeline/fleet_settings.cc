@@ -8,6 +8,7 @@
 #include "common/ascii.h"
 #include "common/units.h"
 #include "simulate/eviction_policy.h"
+#include "simulate/router_views.h"
 #include "simulate/routing_policy.h"
 
 namespace ltl {
@@ -95,6 +96,16 @@ uint32_t FleetNeedsRouterViews(const FleetSettings& a) {
   uint32_t kinds = 0;
   for (const RoutingPolicy* r : *routing) kinds |= r->view_kinds();
   return kinds;
+}
+
+uint32_t FleetAibrixBlockBytes(const FleetSettings& a) {
+  if (a.workers == 0) return 0;
+  auto routing = ParseRoutingList(a.routing);
+  if (!routing.ok()) return 0;
+  FleetOptions o;
+  for (const std::string& text : a.router_params)
+    if (auto p = ParseRouterParam(text); p.ok()) o.router_params.push_back(*p);
+  return AibrixViewBlockBytes(*routing, o);
 }
 
 std::optional<FleetOptions> ResolveFleetOptions(const FleetSettings& a, uint32_t block_size,

@@ -140,6 +140,7 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   run.ctx.durations = spec.fleet.workers > 0 || !spec.engine.ideal();
   // The named routers' views of each request, only when --routing names a router that has one.
   run.ctx.gateway.router_views = FleetNeedsRouterViews(spec.fleet);
+  run.ctx.gateway.aibrix_block_bytes = FleetAibrixBlockBytes(spec.fleet);
   if (Status st = run.LoadTokenizer(spec.read); !st.ok()) return st;
   run.ctx.gateway.tokenizer = run.tokenizer.get();
   run.ctx.threads = spec.kv.threads;  // 0 = all cores

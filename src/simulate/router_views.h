@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/request_record.h"
+#include "simulate/fleet_options.h"
 #include "simulate/trace.h"
 
 namespace ltl {
@@ -19,6 +20,15 @@ void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace);
 
 // The requests without a text view (a text-view router routes them on block ids).
 uint64_t RequestsWithoutText(const Trace& trace);
+// Whether request i has aibrix-prefix's view (TraceRouterViews::aibrix_start); else it is routed
+// on its block ids.
+bool HasAibrixView(const Trace& t, size_t i);
+
+// aibrix-prefix's block size in bytes when `policies` include it (its block_size parameter as
+// `options` sets it), else 0: what the ingest stage cuts its view at
+// (GatewayOptions::aibrix_block_bytes). Defined with the router (fleet_route_aibrix_prefix.cc).
+uint32_t AibrixViewBlockBytes(const std::vector<const RoutingPolicy*>& policies,
+                              const FleetOptions& options);
 
 // A request's ids on a text-view router's trie: its chunk ids (offset by the trace's block count,
 // so they never meet block ids) when it has a text view, else its block ids. *text says which.

@@ -21,7 +21,8 @@
   X(VllmRouterPrefixRouting)    \
   X(VllmRouterSessionRouting)   \
   X(DynamoKvRouting)            \
-  X(SglangCacheAwareRouting)
+  X(SglangCacheAwareRouting)    \
+  X(AibrixPrefixRouting)
 
 namespace ltl {
 

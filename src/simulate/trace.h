@@ -55,6 +55,11 @@ struct TraceRouterViews {
   std::vector<uint32_t> text_chars;
   std::vector<uint32_t> char_parent;
   uint64_t text_requests = 0;  // requests whose view came from prompt text
+  // aibrix-prefix's blocks (RouterView::aibrix_blocks) as dense ids: per request + 1, offsets
+  // into aibrix_ids (empty unless it was asked).
+  std::vector<uint64_t> aibrix_start;
+  std::vector<uint32_t> aibrix_ids;
+  uint32_t num_aibrix_ids = 0;
 };
 
 struct Trace {

@@ -1,0 +1,338 @@
+// aibrix-prefix: AIBrix's "prefix-cache" routing algorithm at its code defaults, pinned to
+// vllm-project/aibrix@e3e10f9e — pkg/plugins/gateway/algorithms/prefix_cache.go
+// (prefixCacheRouter.routeOriginal, getTargetPodFromMatchedPods,
+// getTargetPodListOnLoadImbalance), least_request.go (selectTargetPodWithLeastRequestCount,
+// getRequestCounts), util.go (mean, standardDeviation), pkg/utils/prefixcacheindexer/hash.go
+// (PrefixHashTable: MatchPrefix, AddPrefix, getPrefixHashes) and pkg/utils/lrustore/lru_store.go.
+// The view (ingest/router_view.h): chained digests of the full 4-byte blocks of the routing
+// context's message (the default `character` tokenizer: raw UTF-8 bytes; a partial last block is
+// not hashed). The index: one LRU store of block digests for the whole gateway, at most
+// block_number (200,000) entries, each the set of pods its block was routed to and the time it was
+// last put. AddPrefix, at routing time, puts every block of the request for the chosen pod, head
+// first: a put moves the entry to the front and stamps it with the request's log time; a new entry
+// beyond the capacity drops the least recently put one. Lookups do not refresh an entry. Every
+// eviction_interval_seconds (1) entries last put more than eviction_duration_mins (20) ago are
+// dropped: here the ticks fall at the first request's time + k x interval, applied before each
+// arrival (the real ticker runs on wall-clock time from the gateway's start).
+// Per request, with running = the pods' outstanding requests (WorkerView::outstanding):
+//  1. if max - min running > pod_running_request_imbalance_abs_count (8), the candidates are the
+//     pods at the minimum, else every pod (guard = the restriction applied);
+//  2. matching walks the request's blocks while a block is indexed and some remaining candidate
+//     holds it; candidates that do not are dropped, those that do get match percent
+//     (k + 1) x 100 / blocks (integer division) at block k;
+//  3. the matched pods, shuffled, are stable-sorted by percent descending then running ascending,
+//     and the first whose running <= mean + standard_deviation_factor (1) x sigma over every pod's
+//     running count (the sample standard deviation, n - 1; 0 for one pod) wins;
+//  4. else (no match — a request shorter than one block never matches — or none within that
+//     bound) least-request: a pod drawn among those with the fewest running requests (all pods).
+// Draws: one SplitMix64 stream from --seed (state += 0x9e3779b97f4a7c15, draw = the finalizer of
+// the state), taken only when there is a choice: the shuffle is Go's rand.Shuffle (Fisher-Yates
+// from the last position down: position j swaps with (draw x (j + 1)) >> 64) over the matched pods
+// in index order; least-request takes one draw when several pods tie, pod = ties[(draw x n) >> 64]
+// in index order. (AIBrix draws from Go's global source over map iteration order.)
+// Without prompt text (hashed traces, shards) the blocks are the request's block ids.
+// AIBrix's README (prefix_cache_readme.md) states other defaults (block size 128, imbalance 16,
+// factor 2); the code's are used.
+#include <absl/container/flat_hash_map.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "common/mix64.h"
+#include "simulate/router_views.h"
+#include "simulate/routing_policy.h"
+
+namespace ltl {
+
+namespace {
+
+constexpr std::string_view kName = "aibrix-prefix";
+
+struct AibrixParams {
+  uint64_t block_number;
+  double ttl_s, interval_s;
+  int64_t imbalance;
+  double sd_factor;
+};
+
+// PrefixHashTable's LRU store (lrustore.LRUStore), keyed by block (a block id, or a view id offset
+// by the trace's block count), each entry its holders as a bit set of `words` words.
+class AibrixIndex {
+ public:
+  AibrixIndex(uint32_t workers, uint64_t capacity)
+      : words_((workers + 63) / 64), capacity_(capacity) {
+    slots_.push_back({});  // slot 0: the list's sentinel (its holders unused)
+    pods_.assign(words_, 0);
+  }
+  // The holders of `key`, or null when it is not indexed.
+  const uint64_t* Find(uint64_t key) const {
+    auto it = slot_of_.find(key);
+    return it == slot_of_.end() ? nullptr : &pods_[static_cast<size_t>(it->second) * words_];
+  }
+  // Put: `pod` holds `key` as of now; the entry moves to the front.
+  void Put(uint64_t key, uint32_t pod, double now) {
+    auto [it, fresh] = slot_of_.try_emplace(key, 0);
+    if (fresh) {
+      it->second = NewSlot(key);
+    } else {
+      Unlink(it->second);
+    }
+    const uint32_t s = it->second;
+    pods_[static_cast<size_t>(s) * words_ + pod / 64] |= 1ull << (pod % 64);
+    slots_[s].time = now;
+    LinkFront(s);
+    if (fresh && slot_of_.size() > capacity_) Drop(slots_[0].prev);
+  }
+  // The eviction tick at `tick`: entries last put more than ttl seconds before it go. Puts come in
+  // time order, so the list's tail holds the oldest.
+  void Expire(double tick, double ttl) {
+    while (slots_[0].prev != 0 && tick - slots_[slots_[0].prev].time > ttl) Drop(slots_[0].prev);
+  }
+  size_t size() const { return slot_of_.size(); }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t prev = 0, next = 0;
+    double time = 0;
+  };
+  uint32_t NewSlot(uint64_t key) {
+    uint32_t s;
+    if (!free_.empty()) {
+      s = free_.back();
+      free_.pop_back();
+    } else {
+      s = static_cast<uint32_t>(slots_.size());
+      slots_.push_back({});
+      pods_.resize(pods_.size() + words_, 0);
+    }
+    slots_[s].key = key;
+    std::fill_n(pods_.begin() + static_cast<ptrdiff_t>(s) * words_, words_, 0);
+    return s;
+  }
+  void Unlink(uint32_t s) {
+    slots_[slots_[s].prev].next = slots_[s].next;
+    slots_[slots_[s].next].prev = slots_[s].prev;
+  }
+  void LinkFront(uint32_t s) {
+    slots_[s].prev = 0;
+    slots_[s].next = slots_[0].next;
+    slots_[slots_[0].next].prev = s;
+    slots_[0].next = s;
+  }
+  void Drop(uint32_t s) {
+    Unlink(s);
+    slot_of_.erase(slots_[s].key);
+    free_.push_back(s);
+  }
+
+  uint32_t words_;
+  uint64_t capacity_;
+  std::vector<Slot> slots_;
+  std::vector<uint64_t> pods_;  // per slot, `words_` words
+  std::vector<uint32_t> free_;
+  absl::flat_hash_map<uint64_t, uint32_t> slot_of_;
+};
+
+class AibrixRun final : public RouterRun {
+ public:
+  AibrixRun(const Trace& trace, uint32_t workers, uint64_t seed, const AibrixParams& p)
+      : trace_(trace),
+        workers_(workers),
+        words_((workers + 63) / 64),
+        p_(p),
+        index_(workers, p.block_number),
+        blocks_(trace),
+        state_(seed),
+        start_s_(trace.requests.empty() ? 0 : trace.requests.front().time_s),
+        candidates_(words_),
+        next_(words_),
+        percent_(workers) {}
+
+  RouteChoice Choose(size_t i, const WorkerView& view) override {
+    const TraceRequest& r = trace_.requests[i];
+    const std::vector<int64_t>& running = *view.outstanding;
+    index_.Expire(Tick(r.time_s), p_.ttl_s);
+    uint32_t n = 0;
+    const uint64_t* keys = Keys(i, &n);
+
+    // 1. The imbalance rule.
+    const int64_t lo = *std::min_element(running.begin(), running.end());
+    const int64_t hi = *std::max_element(running.begin(), running.end());
+    RouteChoice choice;
+    choice.guard = hi - lo > p_.imbalance;
+    std::fill(candidates_.begin(), candidates_.end(), 0);
+    for (uint32_t w = 0; w < workers_; ++w)
+      if (!choice.guard || running[w] == lo) candidates_[w / 64] |= 1ull << (w % 64);
+
+    // 2. Matching: each candidate's percent is the depth of its own run of held blocks.
+    std::fill(percent_.begin(), percent_.end(), -1);
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint64_t* held = index_.Find(keys[k]);
+      if (!held) break;
+      bool any = false;
+      for (uint32_t j = 0; j < words_; ++j) {
+        next_[j] = held[j] & candidates_[j];
+        any = any || next_[j] != 0;
+      }
+      if (!any) break;
+      candidates_.swap(next_);
+      const int percent = static_cast<int>((uint64_t{k} + 1) * 100 / n);
+      for (uint32_t w = 0; w < workers_; ++w)
+        if (candidates_[w / 64] >> (w % 64) & 1) percent_[w] = percent;
+    }
+
+    // 3. The best match within mean + factor x sigma of the running counts.
+    matched_.clear();
+    for (uint32_t w = 0; w < workers_; ++w)
+      if (percent_[w] >= 0) matched_.push_back(w);
+    bool chosen = false;
+    if (!matched_.empty()) {
+      for (size_t j = matched_.size() - 1; j > 0; --j)
+        std::swap(matched_[j], matched_[Below(j + 1)]);
+      std::stable_sort(matched_.begin(), matched_.end(), [&](uint32_t a, uint32_t b) {
+        if (percent_[a] != percent_[b]) return percent_[a] > percent_[b];
+        return running[a] < running[b];
+      });
+      const double bound = Mean(running) + p_.sd_factor * SampleSd(running);
+      for (uint32_t w : matched_) {
+        if (static_cast<double>(running[w]) <= bound) {
+          choice.worker = w;
+          chosen = true;
+          break;
+        }
+      }
+    }
+    // 4. Least-request over every pod.
+    if (!chosen) {
+      ties_.clear();
+      for (uint32_t w = 0; w < workers_; ++w)
+        if (running[w] == lo) ties_.push_back(w);
+      choice.worker = ties_.size() == 1 ? ties_[0] : ties_[Below(ties_.size())];
+    }
+    // AddPrefix for the chosen pod, at routing time.
+    for (uint32_t k = 0; k < n; ++k) index_.Put(keys[k], choice.worker, r.time_s);
+    return choice;
+  }
+
+ private:
+  double Tick(double t) const {
+    if (!(p_.interval_s > 0)) return t;
+    return start_s_ + std::floor((t - start_s_) / p_.interval_s) * p_.interval_s;
+  }
+  // A draw in [0, n).
+  size_t Below(size_t n) {
+    state_ += 0x9e3779b97f4a7c15ull;
+    const uint64_t draw = SplitMix64Finalizer(state_);
+    return static_cast<size_t>((static_cast<unsigned __int128>(draw) * n) >> 64);
+  }
+  // util.go mean / standardDeviation (sample: n - 1; 0 for fewer than two values).
+  static double Mean(const std::vector<int64_t>& v) {
+    double sum = 0;
+    for (int64_t x : v) sum += static_cast<double>(x);
+    return v.empty() ? 0 : sum / static_cast<double>(v.size());
+  }
+  static double SampleSd(const std::vector<int64_t>& v) {
+    if (v.size() <= 1) return 0;
+    const double avg = Mean(v);
+    double squares = 0;
+    for (int64_t x : v) {
+      const double d = static_cast<double>(x) - avg;
+      squares += d * d;
+    }
+    return std::sqrt(squares / static_cast<double>(v.size() - 1));
+  }
+  // Request i's blocks: its view ids (offset past the block ids) with text, else its block ids.
+  const uint64_t* Keys(size_t i, uint32_t* n) {
+    keys_.clear();
+    const TraceRouterViews& v = trace_.router_views;
+    if (HasAibrixView(trace_, i)) {
+      for (uint64_t k = v.aibrix_start[i]; k < v.aibrix_start[i + 1]; ++k)
+        keys_.push_back(uint64_t{trace_.num_blocks} + v.aibrix_ids[k]);
+    } else {
+      const TraceRequest& r = trace_.requests[i];
+      const uint32_t* ids = blocks_.Blocks(r);
+      keys_.assign(ids, ids + r.num_blocks);
+    }
+    *n = static_cast<uint32_t>(keys_.size());
+    return keys_.data();
+  }
+
+  const Trace& trace_;
+  const uint32_t workers_, words_;
+  const AibrixParams p_;
+  AibrixIndex index_;
+  BlockCursor blocks_;
+  uint64_t state_;
+  const double start_s_;
+  std::vector<uint64_t> candidates_, next_, keys_;
+  std::vector<int> percent_;  // per pod, -1 = not matched
+  std::vector<uint32_t> matched_, ties_;
+};
+
+class AibrixPrefix final : public CacheAwareRouter {
+ public:
+  std::string_view name() const override { return kName; }
+  std::string_view summary() const override {
+    return "AIBrix prefix-cache: 4-byte blocks of the message in a 200,000-entry LRU (20 min), "
+           "best match within mean + 1 sigma of running requests, least-request otherwise";
+  }
+  std::string_view source() const override {
+    return "vllm-project/aibrix@e3e10f9e pkg/plugins/gateway/algorithms/prefix_cache.go, "
+           "least_request.go, pkg/utils/prefixcacheindexer/hash.go, pkg/utils/lrustore";
+  }
+  std::string_view view() const override {
+    return "matches 4-byte blocks of the message contents joined with spaces (a non-string "
+           "content as its JSON); roles, tools and the chat template are invisible to it";
+  }
+  bool text_view() const override { return true; }
+  uint32_t view_kinds() const override { return kViewAibrixBlocks; }
+  bool has_load_guard() const override { return true; }
+  std::vector<RouterParam> params() const override {
+    return {
+        {"block_size", 4, "bytes per block (AIBRIX_PREFIX_CACHE_BLOCK_SIZE)"},
+        {"block_number", 200000, "entries of the block index (AIBRIX_PREFIX_CACHE_BLOCK_NUMBER)"},
+        {"eviction_duration_mins", 20,
+         "minutes an entry lives after its last put (AIBRIX_PREFIX_CACHE_EVICTION_DURATION_MINS)"},
+        {"eviction_interval_seconds", 1,
+         "seconds between expiry sweeps (AIBRIX_PREFIX_CACHE_EVICTION_INTERVAL_SECONDS)"},
+        {"pod_running_request_imbalance_abs_count", 8,
+         "max - min running requests above which only the least loaded pods are candidates "
+         "(AIBRIX_PREFIX_CACHE_POD_RUNNING_REQUEST_IMBALANCE_ABS_COUNT)"},
+        {"standard_deviation_factor", 1,
+         "a match needs running <= mean + factor x sigma "
+         "(AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR)"}};
+  }
+  std::string Label(const FleetOptions& o) const override {
+    return std::string(name()) + RouterParamLabel(o, *this);
+  }
+  std::unique_ptr<RouterRun> Start(const Trace& trace, const FleetOptions& o) const override {
+    AibrixParams p;
+    p.block_number = static_cast<uint64_t>(RouterParamValue(o, *this, "block_number"));
+    p.ttl_s = RouterParamValue(o, *this, "eviction_duration_mins") * 60;
+    p.interval_s = RouterParamValue(o, *this, "eviction_interval_seconds");
+    p.imbalance =
+        static_cast<int64_t>(RouterParamValue(o, *this, "pod_running_request_imbalance_abs_count"));
+    p.sd_factor = RouterParamValue(o, *this, "standard_deviation_factor");
+    return std::make_unique<AibrixRun>(trace, o.workers, o.seed, p);
+  }
+};
+
+}  // namespace
+
+const RoutingPolicy& AibrixPrefixRouting() {
+  static const AibrixPrefix policy;
+  return policy;
+}
+
+uint32_t AibrixViewBlockBytes(const std::vector<const RoutingPolicy*>& policies,
+                              const FleetOptions& options) {
+  for (const RoutingPolicy* p : policies)
+    if (p->name() == kName)
+      return std::max<uint32_t>(
+          1, static_cast<uint32_t>(std::min(RouterParamValue(options, *p, "block_size"), 1e9)));
+  return 0;
+}
+
+}  // namespace ltl
