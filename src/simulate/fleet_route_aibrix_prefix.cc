@@ -32,7 +32,9 @@
 // in index order. (AIBrix draws from Go's global source over map iteration order.)
 // Without prompt text (hashed traces, shards) the blocks are the request's block ids.
 // AIBrix's README (prefix_cache_readme.md) states other defaults (block size 128, imbalance 16,
-// factor 2); the code's are used.
+// factor 2); the code's are used. Not modelled: an entry's pods are kept per model (the fleet
+// serves one), and the remote-tokenizer / KV-event-sync path (kvSyncPrefixCacheRouter, off by
+// default).
 #include <absl/container/flat_hash_map.h>
 
 #include <algorithm>

@@ -315,8 +315,8 @@ TEST(RouterParams, AllIsTheGenericPoliciesNamedTheRouters) {
   for (const RoutingPolicy* p : RoutingPolicies())
     if (!p->source().empty()) sourced.emplace_back(p->name());
   EXPECT_EQ(names, sourced);
-  for (const char* n :
-       {"vllm-router-prefix", "vllm-router-session", "dynamo-kv", "sglang-cache-aware"})
+  for (const char* n : {"vllm-router-prefix", "vllm-router-session", "dynamo-kv",
+                        "sglang-cache-aware", "aibrix-prefix"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
 }
 
