@@ -619,10 +619,10 @@ TEST(PolicyRegistry, NamesAreTheRegisteredOnesAndUnknownNamesAreErrors) {
   for (const RoutingPolicy* p : RoutingPolicies()) routing.emplace_back(p->name());
   EXPECT_EQ(eviction, (std::vector<std::string>{"fifo", "lru", "radix-lru", "optimal", "sieve"}));
   // The generic policies, then the named routers (docs/FLEET.md "Named routers").
-  EXPECT_EQ(routing, (std::vector<std::string>{"round-robin", "random", "session", "prefix-hash",
-                                               "prefix-aware", "kv-cost", "least-loaded",
-                                               "vllm-router-prefix", "vllm-router-session",
-                                               "dynamo-kv", "sglang-cache-aware"}));
+  EXPECT_EQ(routing, (std::vector<std::string>{
+                         "round-robin", "random", "session", "prefix-hash", "prefix-aware",
+                         "kv-cost", "least-loaded", "vllm-router-prefix", "vllm-router-session",
+                         "dynamo-kv", "sglang-cache-aware", "aibrix-prefix"}));
   for (const RoutingPolicy* p : RoutingPolicies())  // each is exactly one kind
     EXPECT_NE(p->AsStatic() == nullptr, p->AsCacheAware() == nullptr) << p->name();
   auto bad = ParseRoutingList("round-robin,sticky");
