@@ -209,7 +209,7 @@ class NamedRouters(unittest.TestCase):
                       "vllm-router-prefix (prefix_min_match_length, request_stats_window), "
                       "vllm-router-session (request_stats_window), dynamo-kv (", r.stderr)
         self.assertIn("sglang-cache-aware (cache_threshold, balance_abs_threshold, "
-                      "balance_rel_threshold, eviction_interval, max_tree_size, tokens))", r.stderr)
+                      "balance_rel_threshold, eviction_interval, max_tree_size, tokens)", r.stderr)
         r = env.run(base + ["--router-param", "sglang-cache-aware.cache_threshold=0.5"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("sglang-cache-aware is not among --routing", r.stderr)
