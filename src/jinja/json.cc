@@ -45,51 +45,7 @@ class RunWriter {
 };
 
 void AppendJsonString(std::string_view s, bool ensure_ascii, std::string* out) {
-  if (!ensure_ascii) {
-    AppendPyJsonString(s, out);
-    return;
-  }
-  out->push_back('"');
-  for (size_t i = 0; i < s.size();) {
-    uint32_t cp = NextCodePoint(s, &i);
-    char buf[16];
-    switch (cp) {
-      case '"':
-        out->append("\\\"");
-        continue;
-      case '\\':
-        out->append("\\\\");
-        continue;
-      case '\n':
-        out->append("\\n");
-        continue;
-      case '\r':
-        out->append("\\r");
-        continue;
-      case '\t':
-        out->append("\\t");
-        continue;
-      case '\b':
-        out->append("\\b");
-        continue;
-      case '\f':
-        out->append("\\f");
-        continue;
-      default:
-        break;
-    }
-    if (cp >= 0x20 && cp < 0x7F) {
-      out->push_back(static_cast<char>(cp));
-    } else if (cp < 0x10000) {
-      std::snprintf(buf, sizeof(buf), "\\u%04x", cp);
-      out->append(buf);
-    } else {
-      uint32_t v = cp - 0x10000;
-      std::snprintf(buf, sizeof(buf), "\\u%04x\\u%04x", 0xD800 + (v >> 10), 0xDC00 + (v & 0x3FF));
-      out->append(buf);
-    }
-  }
-  out->push_back('"');
+  AppendPyJsonString(s, out, ensure_ascii);  // the one writer (jinja/py_json.h)
 }
 
 void AppendFloat(double d, std::string* out) {
