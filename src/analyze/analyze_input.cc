@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "analyze/below_block_sharing.h"
 #include "analyze/cache_busters.h"
 #include "analyze/cctrace_summary.h"
 #include "analyze/gateway_findings.h"
@@ -71,9 +72,10 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
       return p;
     }
     const std::vector<Divergence> divergences = FindDivergences(trace, in.records);
-    p.busters =
-        AnalyzeCacheBusters(trace, in.records, divergences, FirstMeasuredIndex(trace, o.replay),
-                            p.ceiling.hit, p.measured_tokens);
+    const size_t first_measured = FirstMeasuredIndex(trace, o.replay);
+    p.busters = AnalyzeCacheBusters(trace, in.records, divergences, first_measured, p.ceiling.hit,
+                                    p.measured_tokens);
+    p.busters.below_block = FindSharedBelowBlock(trace, in.records, divergences, first_measured);
     for (std::string& s : CacheBusterSentences(p.busters)) p.findings.push_back(std::move(s));
   }
   // The hosted provider's own cache, when the requests name one (or --provider-cache asks).

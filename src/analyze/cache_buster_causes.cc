@@ -444,6 +444,13 @@ std::vector<std::string> CacheBusterSentences(const CacheBusters& b) {
         CompactDecimal(static_cast<double>(c.lost_tokens)), c.ceiling_points, c.requests,
         c.conversations, BusterCauseAdvice(c.cause)));
   }
+  const SharedBelowBlock& s = b.below_block;
+  if (s.requests > 0)
+    out.push_back(fmt::format(
+        "Shared, but shorter than a block: {} requests share no {}-token block with any earlier "
+        "request, yet begin with the same prompt segments as one (median {} tokens, {} in all); "
+        "a cache of whole blocks hits none of it, a smaller block size would.",
+        s.requests, s.block_size, s.median_tokens, CompactDecimal(static_cast<double>(s.tokens))));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/below_block_sharing.h"
 #include "analyze/cache_busters.h"
 #include "common/request_record.h"
 #include "simulate/trace.h"
@@ -71,6 +72,8 @@ struct CacheBusters {
   int64_t ceiling_hit_tokens = 0;
   int64_t whatif_hit_tokens = 0;
   double facts_bytes_per_request = 0;  // PromptFacts with its vectors, averaged over requests
+  // Requests that share no block but begin as an earlier request did, for less than a block.
+  SharedBelowBlock below_block;
 };
 
 // `first_measured`: trace index of the first measured request (FirstMeasuredIndex);

@@ -48,6 +48,19 @@ void AddInputOptions(CLI::App* cmd, InputArgs* args, const std::string& salt_not
                   "tokenizer render and cut every request, its config.json gives the KV bytes "
                   "per token. Repeat as NAME=DIR to serve requests by model name; other models "
                   "keep the fixed layouts");
+  cmd->add_option("--lora-modules", args->lora_modules,
+                  "Gateway logs: the LoRA adapters the engine serves, as vLLM's --lora-modules "
+                  "takes them (NAME=PATH, a JSON object with \"name\", or NAME; repeat for more). "
+                  "A request for an adapter (its model name) starts its own hash chain, as vLLM "
+                  "keys every block of a LoRA request by the adapter's name")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            auto name = LoraAdapterName(v);
+            return name.ok() ? std::string() : name.status().message();
+          },
+          "ADAPTER"));
   cmd->add_option("--source", args->source,
                   "Gateway logs: the tool that wrote the log (default: detected; "
                   "`llmtrafficlens list-sources` lists them)");

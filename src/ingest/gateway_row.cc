@@ -88,22 +88,37 @@ RowResult GatewayRowProcessor::ProcessJson(std::string_view record, uint64_t lin
   return Finish(locator_.LocateJson(record, line, &row_, reason), out, reason);
 }
 
-// vLLM keys a request's first block with its `cache_salt` (an extra key of the block hash:
-// vllm/v1/core/kv_cache_utils.py, generate_block_hash_extra_keys; ../shared/notes/routers.md
-// "Engines' own caches"), so requests with different salts never share a block however equal
-// their prompts, and a request with a salt shares nothing with one without. Here: the ids of a
-// request carrying a non-empty cache_salt are re-keyed by it, id' = SipHash(salt key, "cache_salt"
-// NUL salt NUL id) with the top bit cleared, which keeps them chained (two requests of one salt
-// share their first N ids exactly when they share their first N blocks). The cutter's memory of
-// resent histories holds the ids before re-keying, so a continuation is re-keyed by its own salt.
-void GatewayRowProcessor::KeepNamespaceApart(simdjson::dom::object body,
+// vLLM keeps some requests' blocks apart with extra keys of the block hash
+// (vllm/v1/core/kv_cache_utils.py @ 001cabc1, generate_block_hash_extra_keys; ../shared/notes/
+// routers.md "Engines' own caches"): a LoRA request's adapter name on every block, a request's
+// `cache_salt` on its first block. Because the hash is chained, either way two requests share a
+// block only when they share the adapter, the salt and the prompt up to it. Here: the ids of a
+// request for a LoRA adapter (its log's or its body's model name is one of --lora-modules) or
+// carrying a non-empty cache_salt are re-keyed, id' = SipHash(salt key, ["lora" NUL name NUL]
+// ["cache_salt" NUL salt NUL] id) with the top bit cleared, which keeps them chained (two
+// requests of one namespace share their first N ids exactly when they share their first N blocks).
+// The cutter's memory of resent histories holds the ids before re-keying, so a continuation is
+// re-keyed by its own namespace.
+void GatewayRowProcessor::KeepNamespaceApart(simdjson::dom::object body, std::string_view model,
+                                             std::string_view body_model,
                                              std::vector<uint64_t>* ids) {
+  scratch_.clear();
+  for (const std::string& adapter : config_.lora_adapters) {
+    if (adapter != model && adapter != body_model) continue;
+    scratch_.append("lora");
+    scratch_.push_back('\0');
+    scratch_.append(adapter);
+    scratch_.push_back('\0');
+    break;
+  }
   std::string_view salt;
-  if (body["cache_salt"].get_string().get(salt) || salt.empty()) return;
-  scratch_.assign("cache_salt");
-  scratch_.push_back('\0');
-  scratch_.append(salt);
-  scratch_.push_back('\0');
+  if (!body["cache_salt"].get_string().get(salt) && !salt.empty()) {
+    scratch_.append("cache_salt");
+    scratch_.push_back('\0');
+    scratch_.append(salt);
+    scratch_.push_back('\0');
+  }
+  if (scratch_.empty()) return;
   const size_t prefix = scratch_.size();
   for (uint64_t& id : *ids) {
     scratch_.resize(prefix);
@@ -253,7 +268,7 @@ RowResult GatewayRowProcessor::Render(RequestRecord* out, const char** reason) {
       config_.reuse_prompts && links_.known
           ? cutter->CutReusing(prompt_.text, links_.own, links_.parents, &chain_, &out->block_ids)
           : cutter->Cut(prompt_.text, &chain_, &out->block_ids);
-  KeepNamespaceApart(obj, &out->block_ids);
+  KeepNamespaceApart(obj, model, body_model, &out->block_ids);
   // The facts builder reuses the digests of the text the cutter compared with; stamps are per
   // cutter, so each is tagged with its cutter (0 the default, k + 1 model entry k's own).
   TextReuse reuse = cutter->last_reuse();

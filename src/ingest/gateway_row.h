@@ -52,6 +52,9 @@ struct GatewayConfig {
   uint32_t router_views = 0;
   // aibrix-prefix's block size in bytes (GatewayOptions::aibrix_block_bytes); 0 = not asked.
   uint32_t aibrix_block_bytes = 0;
+  // The model names that are LoRA adapters (GatewayOptions::lora_adapters): each starts its own
+  // hash chain.
+  std::vector<std::string> lora_adapters;
 };
 
 // kIgnored: a record of another kind (a Langfuse span): counted, not a request.
@@ -113,8 +116,9 @@ class GatewayRowProcessor {
   RowResult Render(RequestRecord* out, const char** reason);
   void SetDuration(RequestRecord* out);
   std::string SessionKey(const SessionId& s);
-  // A request's cache_salt starts its own hash chain (see gateway_row.cc).
-  void KeepNamespaceApart(simdjson::dom::object body, std::vector<uint64_t>* ids);
+  // A request's cache_salt and LoRA adapter start its own hash chain (see gateway_row.cc).
+  void KeepNamespaceApart(simdjson::dom::object body, std::string_view model,
+                          std::string_view body_model, std::vector<uint64_t>* ids);
 
   GatewayConfig config_;
   RowLocator locator_;

@@ -51,6 +51,10 @@ struct GatewayOptions {
   // aibrix-prefix's block size in bytes when --routing names it, else 0: the view's blocks
   // (RouterView::aibrix_blocks) are cut at this size.
   uint32_t aibrix_block_bytes = 0;
+  // --lora-modules: the model names that are LoRA adapters of the served model. A request for
+  // one (its log's or its body's model name) has its block ids keyed by the adapter's name, as
+  // vLLM keys every block of a LoRA request (docs/SEMANTICS.md "Namespaces").
+  std::vector<std::string> lora_adapters;
 };
 
 struct IngestContext : ReadContext {

@@ -74,6 +74,7 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, IngestContext* ctx, L
   config.durations = ctx->durations;
   config.router_views = ctx->gateway.router_views;
   config.aibrix_block_bytes = ctx->gateway.aibrix_block_bytes;
+  config.lora_adapters = ctx->gateway.lora_adapters;
   GatewayReadStats stats;
   Status st = ReadGateway(in, d, ctx, config, &out->records, &stats, &out->post_pass);
   if (!st.ok()) return st;

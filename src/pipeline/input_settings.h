@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "common/status.h"
 #include "ingest/ingest_context.h"
 
 namespace ltl {
@@ -25,6 +27,8 @@ struct InputSettings {
   // gateway logs: --body-field, --status-field, --session-field, --time-field, --model-field
   std::string body_field, status_field, session_field, time_field, model_field;
   bool no_prompt_reuse = false;  // gateway logs with --tokenizer: --no-prompt-reuse
+  // gateway logs: --lora-modules as vLLM takes them (NAME, NAME=PATH or a JSON object with "name")
+  std::vector<std::string> lora_modules;
   // PostgreSQL inputs: --since/--until as given (any timestamp the readers accept)
   std::string since, until;
 };
@@ -33,7 +37,15 @@ struct InputSettings {
 // password, else the path as given.
 std::string InputDisplayName(const std::string& input);
 
-// Sets ctx->limits and ctx->gateway from the settings.
+// The adapter name of one --lora-modules value as vLLM's `--lora-modules` takes it: `NAME`,
+// `NAME=PATH` when the value has a '=' and no ',', else a JSON object whose "name" is the
+// adapter's name (vllm/entrypoints/openai/cli_args.py @ 00522333, LoRAParserAction); a bare NAME
+// too (vLLM would refuse it). An error names what is wrong, never the value (the caller adds the
+// option's name).
+Result<std::string> LoraAdapterName(std::string_view value);
+
+// Sets ctx->limits and ctx->gateway from the settings (a --lora-modules value that is not one of
+// LoraAdapterName's forms is left out: the command line and the Python API check it first).
 void ApplyInputSettings(const InputSettings& args, IngestContext* ctx);
 
 }  // namespace ltl

@@ -45,12 +45,20 @@ Json BustersJson(const CacheBusters& b) {
   Json whatif = Json{{"top_cause", b.has_top ? Json(BusterCauseName(b.top)) : Json(nullptr)},
                      {"ceiling", Share(b.ceiling_hit_tokens, b.measured_tokens)},
                      {"ceiling_without_top", Share(b.whatif_hit_tokens, b.measured_tokens)}};
+  const SharedBelowBlock& s = b.below_block;
+  Json below = Json{{"requests", s.requests},
+                    {"measured_requests", s.measured_requests},
+                    {"tokens", s.tokens},
+                    {"measured_tokens", s.measured_tokens},
+                    {"median_tokens", s.median_tokens},
+                    {"block_size", s.block_size}};
   return Json{{"requests", b.requests},
               {"compared", b.compared},
               {"breaks", b.breaks},
               {"lost_tokens", b.lost_tokens},
               {"facts_bytes_per_request", b.facts_bytes_per_request},
               {"causes", causes},
+              {"shared_below_block", below},
               {"what_if", whatif}};
 }
 
@@ -62,6 +70,14 @@ std::string BustersHtml(const CacheBusters& b) {
       "docs/SEMANTICS.md (&ldquo;Cache busters&rdquo;); lost tokens are what an unbounded cache "
       "would have hit had the prefix continued.</p>\n",
       Commas(b.requests), Commas(b.compared), Commas(b.breaks));
+  if (const SharedBelowBlock& s = b.below_block; s.requests > 0)
+    o += fmt::format(
+        "<p class=\"below-block\">Shared, but shorter than a block: {} requests share no "
+        "{}-token block with any earlier request, yet begin with the same prompt segments as one "
+        "(median {} tokens, {} tokens in all). A cache of whole blocks hits none of it; a smaller "
+        "block size would.</p>\n",
+        Commas(s.requests), s.block_size, Commas(s.median_tokens),
+        Commas(static_cast<uint64_t>(s.tokens)));
   if (b.causes.empty()) return o + "<p class=\"empty\">No breaks.</p>\n</section>\n";
   o += "<table class=\"busters\">\n<thead><tr><th>cause</th><th>lost tokens</th>"
        "<th>ceiling points</th><th>requests</th><th>conversations</th><th>typical position</th>"
