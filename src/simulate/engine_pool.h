@@ -41,17 +41,19 @@ struct EngineReplayResult {
 
 // A request as the pool sees it at admission.
 struct PoolRequest {
-  const uint32_t* ids = nullptr;  // its dense block ids, head first
-  uint64_t full_blocks = 0;       // prompt blocks that are full (only they carry a hash)
-  uint64_t max_hit_blocks = 0;    // floor((input - 1) / B): a fully cached prompt recomputes
-  uint64_t total_blocks = 0;      // ceil((input + output) / B): reserved at admission
+  const uint32_t* ids = nullptr;      // its dense block ids, head first
+  uint64_t full_blocks = 0;           // prompt blocks that are full (only they carry a hash)
+  uint64_t max_hit_blocks = 0;        // floor((input - 1) / B): a fully cached prompt recomputes
+  uint64_t total_blocks = 0;          // ceil((input + output) / B): reserved at admission
+  uint64_t sequence_full_blocks = 0;  // floor((input + output) / B): full blocks at completion
 };
 
 class PoolModel {
  public:
   virtual ~PoolModel() = default;
   // Admits the request as `handle` when it fits now: sets *hit_blocks (its leading blocks found
-  // in the pool) and returns true; returns false (changing nothing) when it does not fit.
+  // in the pool) and returns true; returns false (changing nothing) when it does not fit. `r.ids`
+  // is valid during the call only.
   virtual bool TryAdmit(const PoolRequest& r, uint64_t handle, uint64_t* hit_blocks) = 0;
   // Leading blocks of the request found in the pool now, as TryAdmit would hit (no state change).
   virtual uint64_t Match(const PoolRequest& r) const = 0;

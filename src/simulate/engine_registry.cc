@@ -2,7 +2,7 @@
 // `const KvEngine& <Name>Engine()` and one X(<Name>Engine) line below.
 #include "simulate/engine_pool.h"
 
-#define LTL_ENGINES(X) X(VllmEngine)
+#define LTL_ENGINES(X) X(VllmEngine) X(SglangEngine)
 
 namespace ltl {
 namespace {

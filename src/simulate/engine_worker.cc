@@ -34,6 +34,8 @@ PoolRequest EngineWorker::Describe(const TraceRequest& r, const uint32_t* ids) c
   pr.max_hit_blocks =
       std::min<uint64_t>(pr.full_blocks, r.input_tokens > 0 ? (r.input_tokens - 1) / bs : 0);
   pr.total_blocks = EngineTotalBlocks(r);
+  pr.sequence_full_blocks =
+      static_cast<uint64_t>((r.input_tokens + std::max<int64_t>(r.output_tokens, 0)) / bs);
   return pr;
 }
 
