@@ -1,9 +1,9 @@
-// Fleets of engine KV pools (`--workers N --engine vllm`, simulate/fleet_engine.cc) on hand-built
-// cases, each figure worked out by hand from the rules (docs/SEMANTICS.md "Engine KV pool",
-// "Fleets"): per-worker pools behind cache-oblivious routes (a request waits on its own worker's
-// pool), a cache-aware router seeing each pool's blocks and its in-flight requests — queued ones
-// included — and one worker reducing to the single pool. Block size 4, warm-up 0, every duration
-// logged so times are exact.
+// Fleets of engine KV pools (`--workers N --engine vllm|sglang`, simulate/fleet_engine.cc) on
+// hand-built cases, each figure worked out by hand from the rules (docs/SEMANTICS.md "Engine KV
+// pool", "Fleets"): per-worker pools behind cache-oblivious routes (a request waits on its own
+// worker's pool), a cache-aware router seeing each pool's blocks and its in-flight requests —
+// queued ones included — and one worker reducing to the single pool. Block size 4, warm-up 0, every
+// duration logged so times are exact.
 #include <gtest/gtest.h>
 
 #include "simulate/engine_pool.h"
@@ -39,12 +39,13 @@ Trace Build(const std::vector<R>& reqs) {
   return BuildTrace(recs);
 }
 
-FleetOptions EngineFleet(uint32_t workers, std::vector<uint64_t> caps, const char* policy) {
+FleetOptions EngineFleet(uint32_t workers, std::vector<uint64_t> caps, const char* policy,
+                         const KvEngine& engine = VllmEngine()) {
   FleetOptions o;
   o.workers = workers;
   o.capacity_blocks = std::move(caps);
   o.policies = {*FindRoutingPolicy(policy)};
-  o.engine = &VllmEngine();
+  o.engine = &engine;
   o.keep_routes = true;
   o.threads = 1;
   return o;
@@ -145,6 +146,37 @@ TEST(FleetEngine, OneWorkerIsTheSinglePoolAndThePooledBoundIsOnePoolOfNTimesTheS
                                     LruCurve::Compute(t, Cold()));
     EXPECT_EQ(two.pooled[0].hit, RunEngineReplay(t, Cold(), VllmEngine(), twice).hit.hit);
   }
+}
+
+TEST(FleetEngine, SglangWorkersRunTheSamePoolAndARouterSeesARunningRequestsPrompt) {
+  // One sglang worker is the single sglang pool, whatever the router.
+  std::vector<R> reqs;
+  for (int k = 0; k < 40; ++k) {
+    std::vector<uint64_t> ids = {1, 2};
+    for (int j = 0; j <= k % 5; ++j) ids.push_back(100 + 10 * (k % 7) + j);
+    reqs.push_back({k * 0.5, ids, static_cast<int64_t>(ids.size()) * 4 - 1, 3.0 + (k % 4)});
+  }
+  Trace t = Build(reqs);
+  for (uint64_t cap : {uint64_t{8}, uint64_t{16}, uint64_t{64}}) {
+    EngineOptions eo;
+    eo.capacity_blocks = cap;
+    EngineReplayResult single = RunEngineReplay(t, Cold(), SglangEngine(), eo);
+    for (const char* policy : {"round-robin", "prefix-aware"}) {
+      FleetResult r = SimulateFleet(t, Cold(), EngineFleet(1, {cap}, policy, SglangEngine()),
+                                    LruCurve::Compute(t, Cold()));
+      EXPECT_EQ(r.policies[0].points[0].hit_tokens, single.hit.hit) << policy << " " << cap;
+      EXPECT_EQ(r.policies[0].points[0].evictions, single.evictions) << policy << " " << cap;
+    }
+  }
+  // A [1,2,3] runs on worker 0 until 100; its prompt entered the tree at admission, locked. B, the
+  // same 12 tokens, matches 2 blocks there (floor(11 / 4)) while A runs: prefix-aware sends it to
+  // worker 0 and 8 tokens hit.
+  Trace two = Build({{0, {1, 2, 3}, 12, 100}, {1, {1, 2, 3}, 12, 1}});
+  FleetResult aware =
+      SimulateFleet(two, Cold(), EngineFleet(2, {8}, "prefix-aware", SglangEngine()),
+                    LruCurve::Compute(two, Cold()));
+  EXPECT_EQ(aware.policies[0].points[0].routes, (std::vector<uint32_t>{0, 0}));
+  EXPECT_EQ(aware.policies[0].points[0].hit_tokens, 8);
 }
 
 TEST(FleetEngine, ARequestLargerThanAWorkersPoolIsSkippedAndCounted) {
