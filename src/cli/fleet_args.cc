@@ -32,6 +32,11 @@ void AddFleetOptions(CLI::App* cmd, FleetArgs* a) {
                        "A named router's parameter, in the router's own name: NAME.KEY=VALUE "
                        "(repeatable; e.g. vllm-router-prefix.prefix_min_match_length=256)")
            ->allow_extra_args(false));
+  need(cmd->add_option("--router-sweep", a->router_sweeps,
+                       "Run a router once more per value of one of its parameters: "
+                       "NAME.KEY=V1,V2,... (repeatable; NAME.KEY as --router-param takes them; "
+                       "the fleet ranking says which value did best)")
+           ->allow_extra_args(false));
   need(cmd->add_option("--routes-out", a->routes_out,
                        "Write each routed request's worker per policy and per-worker size to "
                        "ROUTES.jsonl (docs/FORMATS.md)"));

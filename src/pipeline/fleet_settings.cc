@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <utility>
 
 #include "common/ascii.h"
 #include "common/units.h"
@@ -33,6 +34,25 @@ Result<std::vector<uint64_t>> ParseCapacityList(const std::string& text) {
   return out;
 }
 
+// The --router-sweep entries, in command-line order: (policy, setting) per value; duplicates of
+// an earlier entry dropped.
+Result<std::vector<std::pair<const RoutingPolicy*, RouterParamSetting>>> SweepEntries(
+    const std::vector<std::string>& sweeps) {
+  std::vector<std::pair<const RoutingPolicy*, RouterParamSetting>> out;
+  for (const std::string& text : sweeps) {
+    auto settings = ParseRouterSweep(text);
+    if (!settings.ok())
+      return Status::InvalidArgument("--router-sweep: " + settings.status().message());
+    for (const RouterParamSetting& s : *settings) {
+      bool seen = false;
+      for (const auto& [p, o] : out)
+        seen = seen || (o.router == s.router && o.key == s.key && o.value == s.value);
+      if (!seen) out.emplace_back(*FindRoutingPolicy(s.router), s);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Status CheckFleetArgs(const FleetSettings& a, const std::optional<KvMemory>& memory) {
@@ -57,11 +77,15 @@ Status CheckFleetArgs(const FleetSettings& a, const std::optional<KvMemory>& mem
   }
   auto routing = ParseRoutingList(a.routing);
   if (!routing.ok()) return Status::InvalidArgument("--routing: " + routing.status().message());
+  auto sweeps = SweepEntries(a.router_sweeps);
+  if (!sweeps.ok()) return sweeps.status();
+  std::vector<const RoutingPolicy*> routers = *routing;
+  for (const auto& [p, s] : *sweeps) routers.push_back(p);
   auto worker_policy = FindEvictionPolicy(a.worker_policy);
   if (!worker_policy.ok())
     return Status::InvalidArgument("--worker-policy: " + worker_policy.status().message());
   if (!(*worker_policy)->online())
-    for (const RoutingPolicy* r : *routing)
+    for (const RoutingPolicy* r : routers)
       if (r->AsCacheAware())
         return Status::InvalidArgument(fmt::format(
             "--worker-policy {} has no online cache, which the routing policy {} needs (it "
@@ -80,7 +104,7 @@ Status CheckFleetArgs(const FleetSettings& a, const std::optional<KvMemory>& mem
     auto p = ParseRouterParam(text);
     if (!p.ok()) return Status::InvalidArgument("--router-param: " + p.status().message());
     bool routed = false;
-    for (const RoutingPolicy* r : *routing) routed = routed || r->name() == p->router;
+    for (const RoutingPolicy* r : routers) routed = routed || r->name() == p->router;
     if (!routed)
       return Status::InvalidArgument(
           fmt::format("--router-param {}: {} is not among --routing {} (add it there)", text,
@@ -95,6 +119,9 @@ uint32_t FleetNeedsRouterViews(const FleetSettings& a) {
   if (!routing.ok()) return 0;
   uint32_t kinds = 0;
   for (const RoutingPolicy* r : *routing) kinds |= r->view_kinds();
+  auto sweeps = SweepEntries(a.router_sweeps);
+  if (!sweeps.ok()) return 0;
+  for (const auto& [p, s] : *sweeps) kinds |= p->view_kinds();
   return kinds;
 }
 
@@ -135,6 +162,14 @@ std::optional<FleetOptions> ResolveFleetOptions(const FleetSettings& a, uint32_t
     }
   }
   o.policies = *ParseRoutingList(a.routing);
+  if (!a.router_sweeps.empty()) {  // one more entry per swept value, after the --routing ones
+    o.policy_sweeps.resize(o.policies.size());
+    auto sweeps = SweepEntries(a.router_sweeps);  // checked by CheckFleetArgs
+    for (const auto& [p, s] : *sweeps) {
+      o.policies.push_back(p);
+      o.policy_sweeps.push_back(s);
+    }
+  }
   o.worker_policy = *FindEvictionPolicy(a.worker_policy);
   o.seed = a.seed;
   o.prefix_blocks = a.route_prefix_blocks > 0

@@ -30,11 +30,12 @@ struct FleetSettings {
   double decode_rate = LoadModel{}.decode_rate;
   bool no_prefill_queue = false;
   std::vector<std::string> router_params;  // --router-param NAME.KEY=VALUE (named routers)
+  std::vector<std::string> router_sweeps;  // --router-sweep NAME.KEY=V1,V2,... (one entry each)
   std::string routes_out;                  // --routes-out ROUTES.jsonl ("" = not asked)
 };
 
-// The views the --routing list's routers read (RouterViewKind bits, RoutingPolicy::view_kinds();
-// the ingest stage then computes them, RequestRecord::view); 0 = none.
+// The views the --routing list's and --router-sweep's routers read (RouterViewKind bits,
+// RoutingPolicy::view_kinds(); the ingest stage then computes them, RequestRecord::view); 0 = none.
 uint32_t FleetNeedsRouterViews(const FleetSettings& args);
 // aibrix-prefix's block size in bytes when the --routing list asks for it, else 0 (the ingest
 // stage then cuts its view at that size: GatewayOptions::aibrix_block_bytes).

@@ -30,6 +30,21 @@ const char* Colour(const RoutingPolicy* p) {
   return kPolicyColours[i % std::size(kPolicyColours)];
 }
 
+// A policy entry's name on the page: a --router-sweep entry shows its value.
+std::string EntryName(const FleetPolicyResult& pr, const FleetOptions& o) {
+  return pr.sweep.router.empty() ? std::string(pr.policy->name())
+                                 : PolicyEntryLabel(o, *pr.policy, pr.sweep);
+}
+
+// Whether an earlier entry ran the same policy (a --router-sweep entry): its notes are said once.
+bool Repeated(const FleetResult& f, const FleetPolicyResult& pr) {
+  for (const FleetPolicyResult& e : f.policies) {
+    if (&e == &pr) return false;
+    if (e.policy == pr.policy) return true;
+  }
+  return false;
+}
+
 double Rate(int64_t hit, int64_t measured) {
   return measured > 0 ? static_cast<double>(hit) / static_cast<double>(measured) : 0.0;
 }
@@ -147,7 +162,7 @@ std::string FleetChartSvg(const FleetResult& f, uint32_t block_size) {
   for (const FleetPolicyResult& pr : f.policies) {
     std::vector<double> rates;
     for (const FleetPoint& pt : pr.points) rates.push_back(pt.HitRate());
-    s += polyline("fleet-series", fmt::format(" data-policy=\"{}\"", pr.policy->name()),
+    s += polyline("fleet-series", fmt::format(" data-policy=\"{}\"", HtmlEscape(EntryName(pr, o))),
                   Colour(pr.policy), "", rates);
   }
   // The pooled bound last, dashed on top: policies often come close to it.
@@ -172,7 +187,7 @@ std::string FleetSectionHtml(const FleetResult& f, uint32_t block_size, double w
   s += "<ul class=\"legend\">";
   for (const FleetPolicyResult& pr : f.policies)
     s += fmt::format("<li><span class=\"swatch\" style=\"height:3px;background:{}\"></span>{}</li>",
-                     Colour(pr.policy), pr.policy->name());
+                     Colour(pr.policy), HtmlEscape(EntryName(pr, o)));
   s += fmt::format(
       "<li><span class=\"swatch\" style=\"height:0;border-top:2px dashed {}\"></span>pooled "
       "({} × size)</li><li><span class=\"swatch line-ceiling\"></span>ceiling</li></ul>\n",
@@ -193,7 +208,7 @@ std::string FleetSectionHtml(const FleetResult& f, uint32_t block_size, double w
         SizeText(o.capacity_blocks[last], block_size, o));
   s += "</tr></thead>\n<tbody>\n";
   for (const FleetPolicyResult& pr : f.policies) {
-    s += fmt::format("<tr><td>{}</td>", pr.policy->name());
+    s += fmt::format("<tr><td>{}</td>", HtmlEscape(EntryName(pr, o)));
     for (const FleetPoint& pt : pr.points)
       s += fmt::format("<td class=\"num\">{}</td>", Percent(pt.HitRate()));
     if (!pr.points.empty())
@@ -219,6 +234,7 @@ std::string FleetSectionHtml(const FleetResult& f, uint32_t block_size, double w
         "worker; 0 is perfectly even. ",
         o.workers, SizeText(o.capacity_blocks[last], block_size, o));
   for (const FleetPolicyResult& pr : f.policies) {
+    if (Repeated(f, pr)) continue;
     if (!pr.policy->fallback_key().empty() && pr.fallback_requests > 0)
       s += fmt::format("{}: {} of {} requests carried no {} and were routed {}. ",
                        pr.policy->name(), WithCommas(static_cast<int64_t>(pr.fallback_requests)),

@@ -71,9 +71,13 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
   j["capacities"] = caps;
   Json policies = Json::array();
   for (const FleetPolicyResult& pr : f.policies) {
+    FleetOptions entry = o;  // the options this entry ran with
+    entry.sweep = pr.sweep;
     Json e;
     e["policy"] = std::string(pr.policy->name());
     e["cache_aware"] = pr.policy->AsCacheAware() != nullptr;
+    if (!pr.sweep.router.empty())  // a --router-sweep entry: the value it ran
+      e["sweep"] = Json{{"key", pr.sweep.key}, {"value", pr.sweep.value}};
     if (!pr.policy->fallback_key().empty()) e["fallback_requests"] = pr.fallback_requests;
     if (pr.policy->named()) {
       Json router;
@@ -81,7 +85,7 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
       router["view"] = std::string(pr.policy->view());
       Json params = Json::object();
       for (const RouterParam& k : pr.policy->params())
-        params[std::string(k.key)] = RouterParamValue(o, *pr.policy, k.key);
+        params[std::string(k.key)] = RouterParamValue(entry, *pr.policy, k.key);
       router["params"] = params;
       if (pr.policy->text_view()) router["requests_without_text"] = pr.requests_without_text;
       e["router"] = router;

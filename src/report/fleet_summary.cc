@@ -21,7 +21,16 @@ std::string CapacityLabel(uint64_t blocks, uint32_t block_size, const FleetOptio
 }
 
 std::string PolicyLabel(const FleetPolicyResult& pr, const FleetOptions& o) {
-  return pr.policy->Label(o);
+  return PolicyEntryLabel(o, *pr.policy, pr.sweep);
+}
+
+// Whether an earlier entry ran the same policy (a --router-sweep entry): its notes are said once.
+bool Repeated(const FleetResult& f, const FleetPolicyResult& pr) {
+  for (const FleetPolicyResult& e : f.policies) {
+    if (&e == &pr) return false;
+    if (e.policy == pr.policy) return true;
+  }
+  return false;
 }
 
 double Rate(int64_t hit, int64_t measured) {
@@ -87,6 +96,7 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
     }
   }
   for (const FleetPolicyResult& pr : f.policies) {
+    if (Repeated(f, pr)) continue;
     const std::string_view key = pr.policy->fallback_key();
     if (!key.empty() && pr.fallback_requests > 0) {
       if (pr.fallback_requests == f.requests)

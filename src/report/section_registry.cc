@@ -11,6 +11,7 @@
   X(CapacitySection)            \
   X(EngineSection)              \
   X(FleetSection)               \
+  X(FleetRankingSection)        \
   X(SessionsSection)            \
   X(ProviderPromptCacheSection) \
   X(PrefixesSection)            \

@@ -57,6 +57,12 @@ struct FleetOptions {
   unsigned threads = 0;                           // 0 = std::thread::hardware_concurrency()
   double kv_bytes_per_token = 0;  // > 0 when a model is known: sizes are also shown in GiB
   bool sizes_in_gib = false;      // the sizes were asked for in GiB (terminal labels)
+  // --router-sweep: empty, or one per `policies` entry: the parameter that entry alone runs with
+  // (router "" = an entry of --routing). SimulateFleet hands each entry PolicyEntryOptions().
+  std::vector<RouterParamSetting> policy_sweeps;
+  // In the options one policy entry runs with (PolicyEntryOptions, simulate/routing_policy.h):
+  // its sweep setting, applied after router_params (router "" = none).
+  RouterParamSetting sweep;
 };
 
 // The workers' eviction policy: options.worker_policy, or LRU when unset.

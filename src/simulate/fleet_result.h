@@ -36,7 +36,8 @@ struct FleetPoint {
 
 struct FleetPolicyResult {
   const RoutingPolicy* policy = nullptr;
-  uint64_t fallback_requests = 0;      // session / prefix-hash: requests routed round-robin (all)
+  RouterParamSetting sweep;        // --router-sweep: the value this entry ran (router "" = none)
+  uint64_t fallback_requests = 0;  // session / prefix-hash: requests routed round-robin (all)
   uint64_t requests_without_text = 0;  // text-view routers: requests routed on block ids (all)
   std::vector<FleetPoint> points;      // one per FleetOptions::capacity_blocks entry
 };

@@ -67,20 +67,26 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
     size_t capacity;
   };
   std::vector<Job> aware_jobs;
+  // Each entry's own options: a --router-sweep entry runs with its parameter value.
+  std::vector<FleetOptions> entry_options;
+  for (size_t k = 0; k < options.policies.size(); ++k)
+    entry_options.push_back(PolicyEntryOptions(options, k));
   for (size_t k = 0; k < options.policies.size(); ++k) {
     FleetPolicyResult& pr = out.policies[k];
+    const FleetOptions& entry = entry_options[k];
     pr.policy = options.policies[k];
+    pr.sweep = entry.sweep;
     if (pr.policy->AsCacheAware()) {
       if (pr.policy->text_view()) pr.requests_without_text = RequestsWithoutText(trace);
       pr.points.resize(caps.size());
       for (size_t c = 0; c < caps.size(); ++c) aware_jobs.push_back({k, c});
       continue;
     }
-    StaticRoutes routes = pr.policy->AsStatic()->Route(trace, options);
+    StaticRoutes routes = pr.policy->AsStatic()->Route(trace, entry);
     pr.fallback_requests = routes.fallback_requests;
     pr.requests_without_text = routes.requests_without_text;
-    pr.points = options.engine ? EvaluateStaticRoutesOnEngines(trace, routes, replay, options)
-                               : EvaluateStaticRoutes(trace, routes, replay, options);
+    pr.points = options.engine ? EvaluateStaticRoutesOnEngines(trace, routes, replay, entry)
+                               : EvaluateStaticRoutes(trace, routes, replay, entry);
     if (options.keep_routes)
       for (FleetPoint& pt : pr.points) pt.routes = routes.worker;
   }
@@ -90,11 +96,11 @@ FleetResult SimulateFleet(const Trace& trace, const ReplayOptions& replay, Fleet
     const Job& job = aware_jobs[j];
     FleetPolicyResult& pr = out.policies[job.policy];
     const CacheAwareRouter& router = *pr.policy->AsCacheAware();
+    const FleetOptions& entry = entry_options[job.policy];
     pr.points[job.capacity] =
         options.engine
-            ? SimulateCacheAwareOnEngines(trace, router, caps[job.capacity], replay, options)
-            : SimulateCacheAware(trace, router, caps[job.capacity], replay, options,
-                                 default_output);
+            ? SimulateCacheAwareOnEngines(trace, router, caps[job.capacity], replay, entry)
+            : SimulateCacheAware(trace, router, caps[job.capacity], replay, entry, default_output);
   });
 
   out.options = std::move(options);

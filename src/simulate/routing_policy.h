@@ -122,10 +122,21 @@ std::string RoutingPolicyNames();
 // `--router-param NAME.KEY=VALUE` checked against the registered routers' parameters; an error
 // listing the valid routers or keys otherwise.
 Result<RouterParamSetting> ParseRouterParam(std::string_view text);
-// A named router's parameter: the value set in options.router_params, else its default.
+// `--router-sweep NAME.KEY=V1,V2,...`: one setting per value (duplicates dropped, order kept),
+// each checked as ParseRouterParam checks it.
+Result<std::vector<RouterParamSetting>> ParseRouterSweep(std::string_view text);
+// A named router's parameter: options.sweep when it sets this one, else the value set in
+// options.router_params, else its default.
 double RouterParamValue(const FleetOptions& options, const RoutingPolicy& policy,
                         std::string_view key);
-// " (key=value, ...)" for the parameters set away from their defaults, "" when none.
+// " (key=value, ...)" for the parameters set away from their defaults and the swept one
+// (options.sweep, shown even at its default), "" when none.
 std::string RouterParamLabel(const FleetOptions& options, const RoutingPolicy& policy);
+// The options policies[k] runs with: `options` with sweep = policy_sweeps[k] (when given).
+FleetOptions PolicyEntryOptions(const FleetOptions& options, size_t k);
+// The label of a policy entry run with `sweep` (router "" = none): its Label() under that
+// setting, which always names the swept key ("vllm-router-prefix (prefix_min_match_length=256)").
+std::string PolicyEntryLabel(const FleetOptions& options, const RoutingPolicy& policy,
+                             const RouterParamSetting& sweep);
 
 }  // namespace ltl

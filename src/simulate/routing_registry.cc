@@ -116,6 +116,34 @@ Result<RouterParamSetting> ParseRouterParam(std::string_view text) {
   return s;
 }
 
+Result<std::vector<RouterParamSetting>> ParseRouterSweep(std::string_view text) {
+  const size_t eq = text.find('=');
+  const std::string_view head = text.substr(0, eq);
+  if (eq == std::string_view::npos || SplitList(text.substr(eq + 1)).empty()) {
+    // Let ParseRouterParam name what is wrong with the NAME.KEY part first.
+    auto s = ParseRouterParam(std::string(head) + "=0");
+    if (!s.ok()) return s.status();
+    return Status::InvalidArgument(fmt::format("'{}' is not NAME.KEY=V1,V2,... (no values)", text));
+  }
+  std::vector<RouterParamSetting> out;
+  for (std::string_view v : SplitList(text.substr(eq + 1))) {
+    auto s = ParseRouterParam(fmt::format("{}={}", head, v));
+    if (!s.ok()) return s.status();
+    bool seen = false;
+    for (const RouterParamSetting& o : out) seen = seen || o.value == s->value;
+    if (!seen) out.push_back(*s);
+  }
+  return out;
+}
+
+namespace {
+
+bool Sweeps(const FleetOptions& options, const RoutingPolicy& policy, std::string_view key) {
+  return options.sweep.router == policy.name() && options.sweep.key == key;
+}
+
+}  // namespace
+
 double RouterParamValue(const FleetOptions& options, const RoutingPolicy& policy,
                         std::string_view key) {
   double value = 0;
@@ -123,6 +151,7 @@ double RouterParamValue(const FleetOptions& options, const RoutingPolicy& policy
     if (k.key == key) value = k.default_value;
   for (const RouterParamSetting& s : options.router_params)  // the last setting wins
     if (s.router == policy.name() && s.key == key) value = s.value;
+  if (Sweeps(options, policy, key)) value = options.sweep.value;  // the entry's own, last
   return value;
 }
 
@@ -130,10 +159,27 @@ std::string RouterParamLabel(const FleetOptions& options, const RoutingPolicy& p
   std::string out;
   for (const RouterParam& k : policy.params()) {
     const double v = RouterParamValue(options, policy, k.key);
-    if (v == k.default_value) continue;
+    if (v == k.default_value && !Sweeps(options, policy, k.key)) continue;
     out += fmt::format("{}{}={}", out.empty() ? " (" : ", ", k.key, v);
   }
   return out.empty() ? out : out + ")";
+}
+
+FleetOptions PolicyEntryOptions(const FleetOptions& options, size_t k) {
+  FleetOptions o = options;
+  o.sweep = k < options.policy_sweeps.size() ? options.policy_sweeps[k] : RouterParamSetting{};
+  return o;
+}
+
+std::string PolicyEntryLabel(const FleetOptions& options, const RoutingPolicy& policy,
+                             const RouterParamSetting& sweep) {
+  FleetOptions o = options;
+  o.sweep = sweep;
+  std::string label = policy.Label(o);
+  // A policy whose Label() does not list its parameters still names the swept one.
+  if (!sweep.router.empty() && label.find(sweep.key + "=") == std::string::npos)
+    label += fmt::format(" ({}={})", sweep.key, sweep.value);
+  return label;
 }
 
 }  // namespace ltl
