@@ -129,10 +129,13 @@ uint32_t FleetAibrixBlockBytes(const FleetSettings& a) {
   if (a.workers == 0) return 0;
   auto routing = ParseRoutingList(a.routing);
   if (!routing.ok()) return 0;
+  std::vector<const RoutingPolicy*> routers = *routing;  // a swept aibrix-prefix needs it too
+  if (auto sweeps = SweepEntries(a.router_sweeps); sweeps.ok())
+    for (const auto& [p, s] : *sweeps) routers.push_back(p);
   FleetOptions o;
   for (const std::string& text : a.router_params)
     if (auto p = ParseRouterParam(text); p.ok()) o.router_params.push_back(*p);
-  return AibrixViewBlockBytes(*routing, o);
+  return AibrixViewBlockBytes(routers, o);
 }
 
 std::optional<FleetOptions> ResolveFleetOptions(const FleetSettings& a, uint32_t block_size,

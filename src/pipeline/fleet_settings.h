@@ -37,8 +37,8 @@ struct FleetSettings {
 // The views the --routing list's and --router-sweep's routers read (RouterViewKind bits,
 // RoutingPolicy::view_kinds(); the ingest stage then computes them, RequestRecord::view); 0 = none.
 uint32_t FleetNeedsRouterViews(const FleetSettings& args);
-// aibrix-prefix's block size in bytes when the --routing list asks for it, else 0 (the ingest
-// stage then cuts its view at that size: GatewayOptions::aibrix_block_bytes).
+// aibrix-prefix's block size in bytes when the --routing list or a --router-sweep asks for it,
+// else 0 (the ingest stage then cuts its view at that size: GatewayOptions::aibrix_block_bytes).
 uint32_t FleetAibrixBlockBytes(const FleetSettings& args);
 
 // Checks the fleet options (lists parse, values in range, GiB sizes have a KV size per token);

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/units.h"
 #include "simulate/engine_pool.h"
 #include "simulate/routing_policy.h"
@@ -51,20 +53,23 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
     out += fmt::format("each worker is a {} KV pool with its requests in flight (--engine)\n",
                        o.engine->name());
   out += o.engine ? "hit rate by per-worker pool size\n" : "hit rate by per-worker cache size\n";
-  out += fmt::format("  {:<20}", "");
+  // The label column: 20 wide, wider when a label needs it (a swept or parameterised router).
+  size_t w = 20;
+  for (const FleetPolicyResult& pr : f.policies) w = std::max(w, PolicyLabel(pr, o).size());
+  out += fmt::format("  {:<{}}", "", w);
   for (uint64_t c : o.capacity_blocks)
     out += fmt::format("{:>10}", CapacityLabel(c, block_size, o));
   out += "\n";
   for (const FleetPolicyResult& pr : f.policies) {
-    out += fmt::format("  {:<20}", PolicyLabel(pr, o));
+    out += fmt::format("  {:<{}}", PolicyLabel(pr, o), w);
     for (const FleetPoint& pt : pr.points) out += fmt::format("{:>10}", Percent(pt.HitRate()));
     out += "\n";
   }
-  out += fmt::format("  {:<20}", fmt::format("pooled ({} x size)", o.workers));
+  out += fmt::format("  {:<{}}", fmt::format("pooled ({} x size)", o.workers), w);
   for (const HitTokens& h : f.pooled)
     out += fmt::format("{:>10}", Percent(Rate(h.hit, f.measured_tokens)));
   out += "\n";
-  out += fmt::format("  {:<20}{:>10}  <- ceiling (one unbounded cache)\n", "ceiling",
+  out += fmt::format("  {:<{}}{:>10}  <- ceiling (one unbounded cache)\n", "ceiling", w,
                      Percent(Rate(f.ceiling.hit, f.measured_tokens)));
 
   if (ncap > 0 && !f.policies.empty()) {
@@ -73,11 +78,11 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
     while (last > 0 && o.capacity_blocks[last] == kUnboundedCapacity) --last;
     out += fmt::format("load spread across workers at {} per worker  (coefficient of variation)\n",
                        CapacityLabel(o.capacity_blocks[last], block_size, o));
-    out += fmt::format("  {:<20}{:>10}{:>18}", "", "requests", "uncached prefill");
+    out += fmt::format("  {:<{}}{:>10}{:>18}", "", w, "requests", "uncached prefill");
     out += o.engine ? fmt::format("{:>14}{:>14}\n", "wait p50", "wait p95") : "\n";
     for (const FleetPolicyResult& pr : f.policies) {
       const FleetPoint& pt = pr.points[last];
-      out += fmt::format("  {:<20}{:>10.2f}{:>18.2f}", PolicyLabel(pr, o), pt.RequestsCv(),
+      out += fmt::format("  {:<{}}{:>10.2f}{:>18.2f}", PolicyLabel(pr, o), w, pt.RequestsCv(),
                          pt.UncachedCv());
       out += o.engine ? fmt::format("{:>14}{:>14}\n", FormatDuration(pt.waiting_p50_s),
                                     FormatDuration(pt.waiting_p95_s))

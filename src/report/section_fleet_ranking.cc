@@ -1,8 +1,10 @@
-// Choosing a router (--workers): report.json "fleet.ranking", the page's ranking table and the
-// terminal's compact table — at each per-worker size the policies that ran ordered by hit rate,
-// then requests CV, then (--engine) waiting p95, with a TTFT estimate each and the pooled bound
-// and ceiling as reference rows; the winner per size; per --router-sweep, the best value per size
-// (analyze/fleet_ranking.h). docs/FLEET.md "Choosing a router".
+// Choosing a router (--workers): report.json "fleet.ranking", the page's ranking tables (one per
+// per-worker size) and the terminal's compact table (the largest bounded size) — the policies that
+// ran ordered by hit rate, then requests CV, then (--engine) waiting p95, with a TTFT estimate each
+// and the pooled bound and ceiling as reference rows; the winner per size; per --router-sweep, the
+// best value per size; on the page, each named router's view of a request in one line (the
+// terminal's fleet summary, just above, names them). analyze/fleet_ranking.h; docs/FLEET.md
+// "Choosing a router".
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -128,6 +130,15 @@ Json RankingJson(const FleetResult& f, const FleetRanking& r, uint32_t block_siz
   return sizes;
 }
 
+// Each named router once, in the order it first ran, with its one-line view of a request.
+std::vector<const RoutingPolicy*> NamedRouters(const FleetResult& f) {
+  std::vector<const RoutingPolicy*> named;
+  for (const FleetPolicyResult& pr : f.policies)
+    if (pr.policy->named() && std::find(named.begin(), named.end(), pr.policy) == named.end())
+      named.push_back(pr.policy);
+  return named;
+}
+
 std::string RankingTerminal(const FleetRanking& r, uint32_t block_size) {
   if (r.sizes.empty()) return "";
   const FleetRankingAtSize& at = r.sizes[r.largest_bounded];
@@ -159,19 +170,17 @@ std::string RankingTerminal(const FleetRanking& r, uint32_t block_size) {
   return out;
 }
 
-std::string RankingHtml(const FleetResult& f, const FleetRanking& r, uint32_t block_size) {
-  if (r.sizes.empty()) return "";
-  const FleetRankingAtSize& at = r.sizes[r.largest_bounded];
-  std::string s = "<section id=\"fleet-ranking\">\n<h2>Choosing a router</h2>\n";
-  s += fmt::format(
-      "<p>The routing policies that ran, at {} per worker, ordered by fleet hit rate, then by the "
-      "load CV of requests{}. Rows with the same rank are equal in every criterion. The pooled "
-      "bound and the ceiling are references, not routers.</p>\n",
+// One size's ranking table (the policies in rank order, then the pooled bound and the ceiling).
+std::string RankingTableHtml(const FleetRanking& r, const FleetRankingAtSize& at,
+                             uint32_t block_size) {
+  const bool unbounded = at.capacity_blocks == kUnboundedCapacity;
+  std::string s = fmt::format(
+      "<h3>At {} per worker</h3>\n<div class=\"tablewrap\"><table class=\"fleet-ranking-table\" "
+      "data-per-worker-capacity-blocks=\"{}\">\n<thead><tr><th class=\"num\">#</th><th>policy</th>"
+      "<th class=\"num\">hit rate</th><th class=\"num\">load CV<br>requests</th><th "
+      "class=\"num\">load CV<br>uncached prefill</th>",
       HtmlEscape(SizeLabel(at.capacity_blocks, block_size)),
-      r.waiting ? ", then by the 95th percentile wait for admission" : "");
-  s += "<div class=\"tablewrap\"><table id=\"fleet-ranking-table\">\n<thead><tr><th "
-       "class=\"num\">#</th><th>policy</th><th class=\"num\">hit rate</th><th class=\"num\">load "
-       "CV<br>requests</th><th class=\"num\">load CV<br>uncached prefill</th>";
+      unbounded ? std::string("unbounded") : std::to_string(at.capacity_blocks));
   if (r.waiting) s += "<th class=\"num\">wait p50</th><th class=\"num\">wait p95</th>";
   s += "<th class=\"num\">TTFT estimate</th></tr></thead>\n<tbody>\n";
   for (const FleetRankRow& row : at.rows) {
@@ -190,17 +199,25 @@ std::string RankingHtml(const FleetResult& f, const FleetRanking& r, uint32_t bl
                   : "<td></td><td></td>";
     s += fmt::format("<td class=\"num\">{}</td></tr>\n", Seconds(row.ttft_estimate_s));
   }
-  s += "</tbody></table></div>\n";
+  return s + "</tbody></table></div>\n";
+}
+
+std::string RankingHtml(const FleetResult& f, const FleetRanking& r, uint32_t block_size) {
+  if (r.sizes.empty()) return "";
+  std::string s = "<section id=\"fleet-ranking\">\n<h2>Choosing a router</h2>\n";
+  s += fmt::format(
+      "<p>The routing policies that ran, at each per-worker size, ordered by fleet hit rate, then "
+      "by the load CV of requests{}. Rows with the same rank are equal in every criterion. The "
+      "pooled bound and the ceiling are references, not routers.</p>\n",
+      r.waiting ? ", then by the 95th percentile wait for admission" : "");
+  for (const FleetRankingAtSize& at : r.sizes) s += RankingTableHtml(r, at, block_size);
   s += "<p class=\"note\">Best by size: " + HtmlEscape(Winners(r, block_size)) + ". ";
   for (const FleetSweepBest& b : r.sweeps)
     s += HtmlEscape(
         fmt::format("Sweep {}.{}: best {}. ", b.router, b.key, SweepBests(b, r, block_size)));
   s += HtmlEscape(TtftNote(r)) + ".</p>\n";
   // Each named router once, with what it sees of a request.
-  std::vector<const RoutingPolicy*> named;
-  for (const FleetPolicyResult& pr : f.policies)
-    if (pr.policy->named() && std::find(named.begin(), named.end(), pr.policy) == named.end())
-      named.push_back(pr.policy);
+  const std::vector<const RoutingPolicy*> named = NamedRouters(f);
   if (!named.empty()) {
     s += "<ul class=\"router-views\">";
     for (const RoutingPolicy* p : named)

@@ -306,6 +306,8 @@ class AibrixPrefix final : public CacheAwareRouter {
          "a match needs running <= mean + factor x sigma "
          "(AIBRIX_PREFIX_CACHE_STANDARD_DEVIATION_FACTOR)"}};
   }
+  // The ingest stage cuts the view at block_size (AibrixViewBlockBytes), once per run.
+  bool view_param(std::string_view key) const override { return key == "block_size"; }
   std::string Label(const FleetOptions& o) const override {
     return std::string(name()) + RouterParamLabel(o, *this);
   }

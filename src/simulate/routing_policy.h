@@ -62,6 +62,9 @@ class RoutingPolicy {
   virtual uint32_t view_kinds() const { return 0; }
   // Its parameters, in the router's own names.
   virtual std::vector<RouterParam> params() const { return {}; }
+  // The parameter shapes the view ingest computes once per run (aibrix-prefix.block_size):
+  // --router-param sets it, --router-sweep cannot vary it.
+  virtual bool view_param(std::string_view /*key*/) const { return false; }
 
   // Exactly one of these is non-null: the kind of the policy.
   virtual const StaticRouter* AsStatic() const { return nullptr; }
@@ -123,7 +126,8 @@ std::string RoutingPolicyNames();
 // listing the valid routers or keys otherwise.
 Result<RouterParamSetting> ParseRouterParam(std::string_view text);
 // `--router-sweep NAME.KEY=V1,V2,...`: one setting per value (duplicates dropped, order kept),
-// each checked as ParseRouterParam checks it.
+// each checked as ParseRouterParam checks it; a view parameter (RoutingPolicy::view_param) is an
+// error naming --router-param.
 Result<std::vector<RouterParamSetting>> ParseRouterSweep(std::string_view text);
 // A named router's parameter: options.sweep when it sets this one, else the value set in
 // options.router_params, else its default.

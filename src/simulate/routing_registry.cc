@@ -125,6 +125,13 @@ Result<std::vector<RouterParamSetting>> ParseRouterSweep(std::string_view text) 
     if (!s.ok()) return s.status();
     return Status::InvalidArgument(fmt::format("'{}' is not NAME.KEY=V1,V2,... (no values)", text));
   }
+  // A parameter of the view: ingest cuts the view once per run, at one value.
+  if (auto s = ParseRouterParam(std::string(head) + "=0"); s.ok())
+    if (auto p = FindRoutingPolicy(s->router); p.ok() && (*p)->view_param(s->key))
+      return Status::InvalidArgument(
+          fmt::format("{} shapes the router's view, which is computed once per run; set it with "
+                      "--router-param {}=VALUE in a run of its own",
+                      head, head));
   std::vector<RouterParamSetting> out;
   for (std::string_view v : SplitList(text.substr(eq + 1))) {
     auto s = ParseRouterParam(fmt::format("{}={}", head, v));

@@ -4,8 +4,13 @@ compared with a separate run of that router alone with the value given by --rout
 default run for the default value): the same routes, request by request. report.json marks the
 entries (fleet.policies[].sweep) and ranks every entry at each per-worker size (fleet.ranking):
 checked here against the criteria written again from the docs (hit rate, then requests CV), with
-the pooled bound and ceiling as reference rows and the terminal's best-value line. A bad sweep key
-or router exits 2 naming what is valid."""
+the pooled bound and ceiling as reference rows and the terminal's best-value line. Named routers
+sweep their own parameters (sglang-cache-aware.cache_threshold, aibrix-prefix's imbalance count)
+under --engine vllm, swept without being in --routing: the same check against single runs, the
+engine pool's waiting p50/p95 in every ranked row, each named router's view once on the page. A bad
+sweep key or router, or a parameter that shapes the view ingest computes, exits 2 naming what is
+valid."""
+import html
 import json
 import os
 import sys
@@ -110,6 +115,72 @@ class RouterSweep(unittest.TestCase):
         self.assertIn("router ranking at ", out)
         self.assertIn("TTFT estimate = mean uncached prefill tokens per measured request", out)
 
+    def test_named_router_sweeps_with_the_engine_pool(self):
+        sweeps = {("sglang-cache-aware", "cache_threshold"): [0.3, 0.5, 0.7],
+                  ("aibrix-prefix", "pod_running_request_imbalance_abs_count"): [4, 8, 16]}
+        common = ["--engine", "vllm", "--per-worker-capacity-blocks", "96,512"]
+        args = ["--routing", "round-robin,dynamo-kv"] + common
+        for (router, key), values in sweeps.items():
+            args += ["--router-sweep", f"{router}.{key}=" + ",".join(str(v) for v in values)]
+        got, fleet, out = self.profile("named", args)
+        pols = fleet["policies"]
+        self.assertEqual([p["policy"] for p in pols],
+                         ["round-robin", "dynamo-kv"] + ["sglang-cache-aware"] * 3
+                         + ["aibrix-prefix"] * 3)
+        for p in pols[2:]:
+            # Swept alone, each still routes on its own view of the text (ingest computed it).
+            self.assertEqual(p["router"]["requests_without_text"], 0, p["policy"])
+            self.assertEqual(p["router"]["params"][p["sweep"]["key"]], p["sweep"]["value"])
+
+        for (router, key), values in sweeps.items():
+            for value in values:
+                mine = [x for x in got if x["policy"] == router
+                        and x.get("sweep") == {"key": key, "value": value}]
+                alone, _, _ = self.profile(
+                    f"alone-{router}-{value}",
+                    ["--routing", router, "--router-param", f"{router}.{key}={value}"] + common)
+                self.assertGreater(len(alone), 0)
+                self.assertEqual([(x["per_worker_capacity_blocks"], x["request"], x["worker"])
+                                  for x in mine],
+                                 [(x["per_worker_capacity_blocks"], x["request"], x["worker"])
+                                  for x in alone])
+                print(f"{router}.{key}={value}: {len(mine)} of {len(alone)} routes identical")
+
+        views = {p["policy"]: p["router"]["view"] for p in pols if "router" in p}
+        self.assertEqual(set(views), {"dynamo-kv", "sglang-cache-aware", "aibrix-prefix"})
+        for c, at in enumerate(fleet["ranking"]):
+            rows = at["rows"]
+            policies = [r for r in rows if r["kind"] == "policy"]
+            self.assertEqual(len(policies), len(pols))
+            for r in policies:
+                # The engine pool's waiting at that size, as in fleet.policies[].points.
+                pts = [p["points"][c] for p in pols if p["policy"] == r["policy"]
+                       and p.get("sweep") == r.get("sweep")]
+                self.assertEqual(len(pts), 1)
+                self.assertEqual(r["waiting_p50_s"], pts[0]["waiting_p50_s"])
+                self.assertEqual(r["waiting_p95_s"], pts[0]["waiting_p95_s"])
+                self.assertLessEqual(r["waiting_p50_s"], r["waiting_p95_s"])
+                self.assertEqual(r.get("view"), views.get(r["policy"]))
+            keys = [(-r["hit_rate"], r["requests_cv"], r["waiting_p95_s"]) for r in policies]
+            self.assertEqual(keys, sorted(keys))
+            rate = at["ttft_prefill_rate_tokens_per_s"]
+            for r in policies:
+                self.assertAlmostEqual(r["ttft_estimate_s"],
+                                       r["uncached_prefill_tokens_per_request"] / rate
+                                       + r["waiting_p50_s"])
+            self.assertEqual([(b["router"], b["key"]) for b in at["sweep_best"]], list(sweeps))
+        self.assertIn("wait p95", out)
+        for (router, key) in sweeps:
+            self.assertIn(f"sweep {router}.{key}: best ", out)
+        with open(os.path.join(self.dir, "named.html"), encoding="utf-8") as f:
+            page = f.read()
+        section = page[page.index('<section id="fleet-ranking">'):]
+        section = section[:section.index("</section>")]
+        self.assertEqual(section.count('<table class="fleet-ranking-table"'), 2)
+        for name, view in views.items():  # escaped as the report escapes (' as &#39;)
+            view = html.escape(view, quote=True).replace("&#x27;", "&#39;")
+            self.assertEqual(section.count(f"<li><strong>{name}</strong>: {view}</li>"), 1, name)
+
     def test_no_sweep_leaves_policies_unmarked(self):
         _, fleet, out = self.profile("plain", ["--routing", "round-robin,prefix-aware"])
         self.assertTrue(all("sweep" not in p for p in fleet["policies"]))
@@ -131,6 +202,10 @@ class RouterSweep(unittest.TestCase):
         self.assertIn(f"{ROUTER} ({KEY}, request_stats_window)", err)
         r = env.run(base + ["--router-sweep", f"{ROUTER}.{KEY}=1,x"])
         self.assertEqual(r.returncode, 2)
+        r = env.run(base + ["--router-sweep", "aibrix-prefix.block_size=4,8"])
+        self.assertEqual(r.returncode, 2)
+        err = r.stderr.decode() if isinstance(r.stderr, bytes) else r.stderr
+        self.assertIn("--router-param aibrix-prefix.block_size=VALUE", err)
         r = env.run(["profile", GATEWAY, "--router-sweep", f"{ROUTER}.{KEY}=1",
                      "-o", os.path.join(self.dir, "rep")])
         self.assertEqual(r.returncode, 2)  # needs --workers

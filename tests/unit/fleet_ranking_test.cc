@@ -3,7 +3,9 @@
 // bound and the ceiling follow as reference rows; the TTFT estimate is the mean uncached prefill
 // over the prefill rate plus the median wait; a --router-sweep's best value per size; the section's
 // report.json shape, HTML escaping of a label and terminal table. Also --router-sweep parsing and
-// the per-entry parameter (PolicyEntryOptions / PolicyEntryLabel).
+// the per-entry parameter (PolicyEntryOptions / PolicyEntryLabel), named routers' sweeps (their own
+// parameters; a view parameter is refused; a swept router alone still gets its view from ingest)
+// and, on the page, a table per size and each named router's view named once in one line.
 #include "analyze/fleet_ranking.h"
 #include "policy_names.h"
 
@@ -15,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/fleet_settings.h"
+#include "report/html_text.h"
 #include "report/report_section.h"
 #include "simulate/engine_pool.h"
 #include "simulate/routing_policy.h"
@@ -292,6 +296,94 @@ TEST(RouterSweep, EachEntryRunsItsOwnValueAndSaysItEvenAtTheDefault) {
   // No sweep: the label as before.
   FleetOptions none;
   EXPECT_EQ(PolicyEntryLabel(none, *v, {}), "vllm-router-prefix");
+}
+
+TEST(RouterSweep, NamedRoutersSweepTheirOwnParameters) {
+  struct Case {
+    const char* router;
+    const char* key;
+    const char* values;
+    std::vector<double> want;
+  };
+  for (const Case& c :
+       {Case{"sglang-cache-aware", "cache_threshold", "0.3,0.5,0.7", {0.3, 0.5, 0.7}},
+        Case{"aibrix-prefix", "pod_running_request_imbalance_abs_count", "4,8,16", {4, 8, 16}},
+        Case{"dynamo-kv", "router_temperature", "0,0.5", {0, 0.5}}}) {
+    SCOPED_TRACE(c.router);
+    const RoutingPolicy* p = Routing(c.router);
+    ASSERT_NE(p, nullptr);
+    auto s = ParseRouterSweep(fmt::format("{}.{}={}", c.router, c.key, c.values));
+    ASSERT_TRUE(s.ok()) << s.status().message();
+    ASSERT_EQ(s->size(), c.want.size());
+    FleetOptions o;
+    o.policies.assign(s->size(), p);
+    o.policy_sweeps = *s;
+    for (size_t k = 0; k < s->size(); ++k) {
+      EXPECT_EQ(RouterParamValue(PolicyEntryOptions(o, k), *p, c.key), c.want[k]);
+      EXPECT_NE(PolicyEntryLabel(o, *p, (*s)[k]).find(fmt::format("{}={}", c.key, c.want[k])),
+                std::string::npos);
+    }
+  }
+}
+
+TEST(RouterSweep, AViewParameterIsRefusedNamingRouterParam) {
+  // aibrix-prefix's block size cuts its view in ingest, once per run.
+  auto s = ParseRouterSweep("aibrix-prefix.block_size=4,8");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("--router-param aibrix-prefix.block_size=VALUE"),
+            std::string::npos)
+      << s.status().message();
+  EXPECT_TRUE(ParseRouterSweep("aibrix-prefix.block_number=100,1000").ok());
+}
+
+TEST(RouterSweep, ASweptRouterAloneGetsItsViewFromIngest) {
+  FleetSettings a;
+  a.workers = 4;
+  a.routing = "round-robin";
+  EXPECT_EQ(FleetNeedsRouterViews(a), 0u);
+  EXPECT_EQ(FleetAibrixBlockBytes(a), 0u);
+  a.router_sweeps = {"sglang-cache-aware.cache_threshold=0.3,0.5",
+                     "aibrix-prefix.pod_running_request_imbalance_abs_count=4,16"};
+  EXPECT_EQ(FleetNeedsRouterViews(a), uint32_t{kViewCodePoints | kViewAibrixBlocks});
+  EXPECT_EQ(FleetAibrixBlockBytes(a), 4u);
+  a.router_params = {"aibrix-prefix.block_size=16"};
+  EXPECT_EQ(FleetAibrixBlockBytes(a), 16u);
+  EXPECT_TRUE(CheckFleetArgs(a, std::nullopt).ok());
+}
+
+size_t Count(const std::string& text, const std::string& part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+TEST(FleetRankingSection, ATablePerSizeAndEachNamedRouterViewOnce) {
+  Profile p;
+  p.block_size = 16;
+  p.fleet = Base();
+  p.fleet->options.capacity_blocks = {64, 1024};
+  p.fleet->pooled = {HitTokens{300, 0}, HitTokens{600, 0}};
+  const RoutingPolicy* sg = Routing("sglang-cache-aware");
+  const RoutingPolicy* ab = Routing("aibrix-prefix");
+  const RoutingPolicy* dy = Routing("dynamo-kv");
+  p.fleet->policies = {
+      Entry(Routing("round-robin"), {Point(64, 100, {5, 5}), Point(1024, 200, {5, 5})}),
+      Entry(sg, {Point(64, 300, {5, 5}), Point(1024, 450, {5, 5})}),
+      Entry(sg, {Point(64, 250, {5, 5}), Point(1024, 450, {5, 5})},
+            {"sglang-cache-aware", "cache_threshold", 0.7}),
+      Entry(ab, {Point(64, 250, {4, 6}), Point(1024, 400, {4, 6})}),
+      Entry(dy, {Point(64, 260, {4, 6}), Point(1024, 410, {4, 6})}),
+  };
+  const std::string html = RankingSection().Html(p);
+  EXPECT_EQ(Count(html, "<table class=\"fleet-ranking-table\""), 2u) << html;
+  EXPECT_EQ(Count(html, "data-per-worker-capacity-blocks=\"64\""), 1u);
+  EXPECT_EQ(Count(html, "data-per-worker-capacity-blocks=\"1024\""), 1u);
+  for (const RoutingPolicy* r : {sg, ab, dy})  // once, however many entries ran it
+    EXPECT_EQ(Count(html, fmt::format("<li><strong>{}</strong>: {}</li>", r->name(),
+                                      HtmlEscape(r->view()))),
+              1u)
+        << r->name();
+  EXPECT_EQ(Count(html, "<strong>round-robin</strong>"), 0u);  // a generic policy
 }
 
 }  // namespace
