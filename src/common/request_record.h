@@ -110,6 +110,7 @@ enum RouterViewKind : uint32_t {
   kViewChunks128 = 2,     // vllm-router-prefix's chunks
   kViewCodePoints = 4,    // sglang-cache-aware's code points
   kViewAibrixBlocks = 8,  // aibrix-prefix's byte blocks (GatewayOptions::aibrix_block_bytes)
+  kViewLlmdBlocks = 16,   // llm-d-prefix's 64-byte chunks of the JSON-marshalled messages
 };
 
 struct RouterView {
@@ -124,8 +125,12 @@ struct RouterView {
   // aibrix-prefix: chained keyed digests of the full blocks of GatewayOptions::aibrix_block_bytes
   // bytes of the message AIBrix routes on (ingest/router_view.h); empty unless it is asked.
   std::vector<uint64_t> aibrix_blocks;
+  // llm-d-prefix: chained keyed digests of the 64-byte chunks (the last one partial) of the
+  // messages as the scheduler marshals them (ingest/router_view.h); empty unless it is asked.
+  std::vector<uint64_t> llmd_blocks;
   size_t bytes() const {
-    return (chunks128.capacity() + code_points.capacity() + aibrix_blocks.capacity()) *
+    return (chunks128.capacity() + code_points.capacity() + aibrix_blocks.capacity() +
+            llmd_blocks.capacity()) *
            sizeof(uint64_t);
   }
 };

@@ -1,7 +1,9 @@
 // The named routers' views of a gateway request (see router_view.h).
 #include "ingest/router_view.h"
 
+#include <cstdint>
 #include <cstring>
+#include <initializer_list>
 
 #include "common/utf8_decode.h"
 
@@ -218,6 +220,215 @@ void ByteBlockDigests(const SipKey& key, std::string_view text, size_t block_byt
   }
 }
 
+void AppendGoJsonString(std::string_view text, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    switch (c) {
+      case '"':
+      case '\\':
+        out->push_back('\\');
+        out->push_back(static_cast<char>(c));
+        continue;
+      case '\b':
+        out->append("\\b");
+        continue;
+      case '\f':
+        out->append("\\f");
+        continue;
+      case '\n':
+        out->append("\\n");
+        continue;
+      case '\r':
+        out->append("\\r");
+        continue;
+      case '\t':
+        out->append("\\t");
+        continue;
+      default:
+        break;
+    }
+    if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+      out->append("\\u00");
+      out->push_back(kHex[c >> 4]);
+      out->push_back(kHex[c & 0xF]);
+    } else if (c == 0xE2 && i + 2 < text.size() &&
+               static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(text[i + 2]) & 0xFE) == 0xA8) {
+      out->append(static_cast<unsigned char>(text[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029");
+      i += 2;
+    } else {
+      out->push_back(static_cast<char>(c));
+    }
+  }
+  out->push_back('"');
+}
+
+namespace {
+// A Go string field: absent or null leaves it "", a string sets it, anything else fails.
+bool GoStringField(simdjson::dom::object o, std::string_view key, std::string_view* out) {
+  *out = "";
+  simdjson::dom::element e;
+  if (o.at_key(key).get(e) || e.is_null()) return true;
+  return !e.get_string().get(*out);
+}
+// A Go struct field of object type: absent or null leaves it zero, an object sets it.
+bool GoObjectField(simdjson::dom::object o, std::string_view key, simdjson::dom::object* out,
+                   bool* present) {
+  *present = false;
+  simdjson::dom::element e;
+  if (o.at_key(key).get(e) || e.is_null()) return true;
+  if (e.get_object().get(*out)) return false;
+  *present = true;
+  return true;
+}
+// `"key":"value"` of an omitempty string field, with a leading comma when `*first` is false.
+void OmitEmpty(std::string_view key, std::string_view value, bool* first, std::string* out) {
+  if (value.empty()) return;
+  if (!*first) out->push_back(',');
+  *first = false;
+  out->push_back('"');
+  out->append(key);
+  out->append("\":");
+  AppendGoJsonString(value, out);
+}
+// A nested block struct (ImageBlock, AudioBlock, VideoBlock): its omitempty string fields.
+bool LlmdInnerBlock(simdjson::dom::object block, std::string_view key,
+                    std::initializer_list<std::string_view> fields, std::string* out) {
+  simdjson::dom::object inner;
+  bool present = false;
+  if (!GoObjectField(block, key, &inner, &present)) return false;
+  out->append(",\"");
+  out->append(key);
+  out->append("\":{");
+  bool first = true;
+  for (std::string_view f : fields) {
+    std::string_view v;
+    if (present && !GoStringField(inner, f, &v)) return false;
+    OmitEmpty(f, v, &first, out);
+  }
+  out->push_back('}');
+  return true;
+}
+// Content.MarshalJSON of a parsed content (types.go): Raw when non-empty, else the blocks, else "".
+bool LlmdContent(simdjson::dom::object message, std::string* out) {
+  simdjson::dom::element content;
+  std::string_view text;
+  if (message.at_key("content").get(content) || content.is_null()) {
+    out->append("\"\"");
+    return true;
+  }
+  if (!content.get_string().get(text)) {
+    AppendGoJsonString(text, out);  // "" marshals as "" too
+    return true;
+  }
+  simdjson::dom::array blocks;
+  if (content.get_array().get(blocks)) return false;  // "content format not supported"
+  out->push_back('[');
+  bool first_block = true;
+  for (simdjson::dom::element b : blocks) {
+    if (!first_block) out->push_back(',');
+    first_block = false;
+    simdjson::dom::object bo;
+    const bool is_null = b.is_null();
+    if (!is_null && b.get_object().get(bo)) return false;
+    std::string_view type, block_text;
+    if (!is_null && (!GoStringField(bo, "type", &type) || !GoStringField(bo, "text", &block_text)))
+      return false;
+    out->append("{\"type\":");
+    AppendGoJsonString(type, out);
+    bool no_first = false;
+    OmitEmpty("text", block_text, &no_first, out);
+    if (is_null) {
+      out->append(",\"image_url\":{},\"input_audio\":{},\"video_url\":{}}");
+      continue;
+    }
+    if (!LlmdInnerBlock(bo, "image_url", {"url"}, out) ||
+        !LlmdInnerBlock(bo, "input_audio", {"data", "format"}, out) ||
+        !LlmdInnerBlock(bo, "video_url", {"url"}, out))
+      return false;
+    out->push_back('}');
+  }
+  out->push_back(']');
+  return true;
+}
+}  // namespace
+
+bool LlmdUserInput(simdjson::dom::object body, std::string* out, std::string* seed) {
+  out->clear();
+  seed->clear();
+  std::string_view model, salt;
+  if (!body.at_key("model").get_string().get(model)) seed->assign(model);
+  if (!body.at_key("cache_salt").get_string().get(salt)) seed->append(salt);
+  simdjson::dom::element value;
+  if (!body.at_key("messages").get(value)) {  // chat completions: json.Marshal(Messages)
+    if (value.is_null()) {
+      out->assign("null");
+      return true;
+    }
+    simdjson::dom::array messages;
+    if (value.get_array().get(messages)) return false;
+    out->push_back('[');
+    bool first = true;
+    for (simdjson::dom::element m : messages) {
+      if (!first) out->push_back(',');
+      first = false;
+      simdjson::dom::object mo;
+      std::string_view role;
+      if (m.is_null()) {
+        out->append("{\"content\":\"\"}");
+        continue;
+      }
+      if (m.get_object().get(mo) || !GoStringField(mo, "role", &role)) return false;
+      out->push_back('{');
+      bool no_role = true;
+      OmitEmpty("role", role, &no_role, out);
+      if (!no_role) out->push_back(',');
+      out->append("\"content\":");
+      if (!LlmdContent(mo, out)) return false;
+      out->push_back('}');
+    }
+    out->push_back(']');
+    return true;
+  }
+  if (!body.at_key("prompt").get(value)) {  // completions: Prompt.PlainText()
+    std::string_view text;
+    if (!value.get_string().get(text)) {
+      out->assign(text);
+      return true;
+    }
+    simdjson::dom::array list;
+    if (value.get_array().get(list)) return false;
+    // parseArrayInput: strings joined with " "; token ids (a number first) have no text.
+    bool first = true;
+    for (simdjson::dom::element e : list) {
+      if (e.get_string().get(text)) return first && e.is_number();
+      if (!first) out->push_back(' ');
+      first = false;
+      out->append(text);
+    }
+    return true;
+  }
+  return false;
+}
+
+void LlmdChunkDigests(const SipKey& key, std::string_view seed, std::string_view input,
+                      size_t chunk_bytes, size_t max_blocks, std::vector<uint64_t>* out) {
+  out->clear();
+  if (chunk_bytes == 0 || input.size() < chunk_bytes) return;
+  if (input.size() / chunk_bytes >= max_blocks) input = input.substr(0, max_blocks * chunk_bytes);
+  out->reserve((input.size() + chunk_bytes - 1) / chunk_bytes);
+  uint64_t prev = SipHash24(key, seed);
+  std::string buf;
+  for (size_t pos = 0; pos < input.size(); pos += chunk_bytes) {
+    buf.assign(input.substr(pos, chunk_bytes));
+    buf.append(reinterpret_cast<const char*>(&prev), sizeof prev);
+    prev = SipHash24(key, buf);
+    out->push_back(prev);
+  }
+}
+
 void RouterViewBuilder::Build(simdjson::dom::object body, uint32_t kinds, RouterView* out) {
   out->text = true;
   if (kinds & kViewChunks128) {
@@ -231,6 +442,15 @@ void RouterViewBuilder::Build(simdjson::dom::object body, uint32_t kinds, Router
   if ((kinds & kViewAibrixBlocks) && aibrix_block_bytes_ > 0) {
     if (!AibrixMessage(body, &aibrix_message_)) aibrix_message_.clear();
     ByteBlockDigests(key_, aibrix_message_, aibrix_block_bytes_, &out->aibrix_blocks);
+  }
+  if (kinds & kViewLlmdBlocks) {
+    if (LlmdUserInput(body, &llmd_input_, &llmd_seed_)) {
+      // Every chunk: the router keeps the first maxPrefixBlocksToMatch (its parameter), which
+      // equals cutting the input there, as a chunk's digest depends only on the bytes before it.
+      LlmdChunkDigests(key_, llmd_seed_, llmd_input_, kLlmdChunkBytes, SIZE_MAX, &out->llmd_blocks);
+    } else {
+      out->llmd_blocks.clear();
+    }
   }
 }
 

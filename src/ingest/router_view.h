@@ -37,6 +37,30 @@
 // AIBRIX_PREFIX_CACHE_BLOCK_SIZE bytes (code default 4), a partial last block not hashed; block k
 // is SipHash(salt, digest of block k-1 ‖ block k) (AIBrix: seeded xxhash64 of the parent hash ‖
 // the block), so a digest names the whole prefix, as a block id does.
+//
+// llm-d-prefix (llm-d/llm-d-inference-scheduler@520af478,
+// pkg/epp/framework/plugins/requestcontrol/dataproducer/approximateprefix/hashing.go hashPrompt,
+// getUserInputBytes; pkg/epp/framework/interface/requesthandling/types.go Message, Content,
+// ContentBlock, Prompt): the bytes hashed are, for a body with "messages" (chat completions),
+// json.Marshal of the parsed messages — each message only `{"role":...,"content":...}` in that
+// order ("role" omitted when empty; names, tool calls, tool_call_id, reasoning and every other
+// field dropped), a string content as a JSON string, a missing, null or empty one as "", a list
+// content as its parsed blocks, each `{"type":...,"text":...,"image_url":{"url":...},
+// "input_audio":{"data":...,"format":...},"video_url":{"url":...}}` ("text" and the inner fields
+// omitted when empty, unknown fields dropped) — written here as Go's encoding/json writes it:
+// no spaces, strings with \" \\ \b \f \n \r \t, other control bytes as \u00xx (lowercase hex),
+// <, >, & as \u003c \u003e \u0026 (HTML escaping is on), U+2028/U+2029 as \u2028/\u2029, other
+// text as UTF-8. A body whose messages Go would fail to parse (a message that is not an object, a
+// non-string role, a content that is neither a string nor a list of objects, a block field of the
+// wrong type) gets no chunks. For a body with "prompt" (completions): the prompt string, or a list
+// of strings joined with " ", unescaped (token ids: no text). Not modelled: the Responses,
+// Conversations and Embeddings bodies (no chunks), Go's case-insensitive key matching and
+// last-duplicate-wins (here the first key of the exact name). Every chunk is kept here (the router
+// cuts at its maxPrefixBlocksToMatch); an input shorter than one chunk has none (the scheduler
+// skips it); else chunk k = SipHash(salt, chunk k ‖ digest k-1) (llm-d: xxhash64 of the same
+// concatenation; only equality matters here, so the keyed SipHash of the other views serves),
+// digest -1 = SipHash(salt, model ‖ cache_salt) as llm-d seeds the chain with the target model and
+// the request's cache_salt; a trailing partial chunk is hashed too.
 #pragma once
 
 #include <simdjson.h>
@@ -73,6 +97,22 @@ bool AibrixMessage(simdjson::dom::object body, std::string* out);
 void ByteBlockDigests(const SipKey& key, std::string_view text, size_t block_bytes,
                       std::vector<uint64_t>* out);
 
+// The bytes llm-d's approximate prefix producer hashes (see above); false when it would hash none
+// (an unparsable body or one of a kind not modelled). *seed: the target model ‖ cache_salt.
+bool LlmdUserInput(simdjson::dom::object body, std::string* out, std::string* seed);
+
+// Go's encoding/json string encoding of `text` (valid UTF-8), quotes included, appended to `out`.
+void AppendGoJsonString(std::string_view text, std::string* out);
+
+// llm-d's chained chunk digests of `input`: at most max_blocks chunks of chunk_bytes bytes (the
+// input cut there), the last one partial; none when the input is shorter than one chunk.
+void LlmdChunkDigests(const SipKey& key, std::string_view seed, std::string_view input,
+                      size_t chunk_bytes, size_t max_blocks, std::vector<uint64_t>* out);
+
+// llm-d-prefix's chunk size: blockSizeTokens 16 x averageCharactersPerToken 4 (approximateprefix
+// types.go defaults; the auto-tuned block size from the servers' metrics is not modelled).
+inline constexpr size_t kLlmdChunkBytes = 64;
+
 // One builder per worker thread (it keeps scratch buffers).
 class RouterViewBuilder {
  public:
@@ -88,6 +128,7 @@ class RouterViewBuilder {
   uint32_t aibrix_block_bytes_;
   std::string prompt_;
   std::string aibrix_message_;
+  std::string llmd_input_, llmd_seed_;
 };
 
 }  // namespace ltl

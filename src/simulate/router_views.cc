@@ -8,29 +8,36 @@
 namespace ltl {
 
 namespace {
-// aibrix-prefix's block digests, interned to dense ids in first-seen order.
-void AttachAibrixView(const std::vector<RequestRecord>& records, Trace* trace) {
-  TraceRouterViews& v = trace->router_views;
-  const size_t n = trace->requests.size();
-  v.aibrix_start.assign(n + 1, 0);
+// A block view (aibrix-prefix's, llm-d-prefix's) interned to dense ids in first-seen order: per
+// request + 1, offsets into *ids.
+void AttachBlockView(const std::vector<RequestRecord>& records, const Trace& trace,
+                     std::vector<uint64_t> RouterView::*blocks, std::vector<uint64_t>* start,
+                     std::vector<uint32_t>* ids, uint32_t* num_ids) {
+  const size_t n = trace.requests.size();
+  start->assign(n + 1, 0);
   absl::flat_hash_map<uint64_t, uint32_t> dense;
   for (size_t i = 0; i < n; ++i) {
-    v.aibrix_start[i] = v.aibrix_ids.size();
-    const uint32_t rec = trace->requests[i].record;
+    (*start)[i] = ids->size();
+    const uint32_t rec = trace.requests[i].record;
     if (rec >= records.size() || !records[rec].view.text) continue;
-    for (uint64_t h : records[rec].view.aibrix_blocks) {
-      auto [it, fresh] = dense.try_emplace(h, v.num_aibrix_ids);
-      if (fresh) ++v.num_aibrix_ids;
-      v.aibrix_ids.push_back(it->second);
+    for (uint64_t h : records[rec].view.*blocks) {
+      auto [it, fresh] = dense.try_emplace(h, *num_ids);
+      if (fresh) ++*num_ids;
+      ids->push_back(it->second);
     }
   }
-  v.aibrix_start[n] = v.aibrix_ids.size();
+  (*start)[n] = ids->size();
 }
 }  // namespace
 
 bool HasAibrixView(const Trace& t, size_t i) {
   const TraceRouterViews& v = t.router_views;
   return v.built && i < v.text.size() && v.text[i] && i + 1 < v.aibrix_start.size();
+}
+
+bool HasLlmdView(const Trace& t, size_t i) {
+  const TraceRouterViews& v = t.router_views;
+  return v.built && i < v.text.size() && v.text[i] && i + 1 < v.llmd_start.size();
 }
 
 void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace) {
@@ -71,7 +78,10 @@ void AttachRouterViews(std::vector<RequestRecord>* records, Trace* trace) {
     }
   }
   v.chunk_start[n] = v.chunk_ids.size();
-  AttachAibrixView(*records, trace);
+  AttachBlockView(*records, *trace, &RouterView::aibrix_blocks, &v.aibrix_start, &v.aibrix_ids,
+                  &v.num_aibrix_ids);
+  AttachBlockView(*records, *trace, &RouterView::llmd_blocks, &v.llmd_start, &v.llmd_ids,
+                  &v.num_llmd_ids);
   // Replay-only entries share their record with nothing; every record's view is freed once read.
   for (RequestRecord& rec : *records) rec.view = RouterView{};
 }

@@ -23,6 +23,9 @@ uint64_t RequestsWithoutText(const Trace& trace);
 // Whether request i has aibrix-prefix's view (TraceRouterViews::aibrix_start); else it is routed
 // on its block ids.
 bool HasAibrixView(const Trace& t, size_t i);
+// Whether request i has llm-d-prefix's view (TraceRouterViews::llmd_start); else it is routed on
+// its block ids.
+bool HasLlmdView(const Trace& t, size_t i);
 
 // aibrix-prefix's block size in bytes when `policies` include it (its block_size parameter as
 // `options` sets it), else 0: what the ingest stage cuts its view at

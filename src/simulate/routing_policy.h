@@ -65,6 +65,9 @@ class RoutingPolicy {
   // The parameter shapes the view ingest computes once per run (aibrix-prefix.block_size):
   // --router-param sets it, --router-sweep cannot vary it.
   virtual bool view_param(std::string_view /*key*/) const { return false; }
+  // A parameter whose values are names (llm-d-prefix's config=estimate|default|gie): its names,
+  // the value being the index of the name (which is accepted too); empty for a numeric one.
+  virtual std::vector<std::string_view> param_names(std::string_view /*key*/) const { return {}; }
 
   // Exactly one of these is non-null: the kind of the policy.
   virtual const StaticRouter* AsStatic() const { return nullptr; }

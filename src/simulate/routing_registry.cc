@@ -22,7 +22,8 @@
   X(VllmRouterSessionRouting)   \
   X(DynamoKvRouting)            \
   X(SglangCacheAwareRouting)    \
-  X(AibrixPrefixRouting)
+  X(AibrixPrefixRouting)        \
+  X(LlmdPrefixRouting)
 
 namespace ltl {
 
@@ -107,10 +108,21 @@ Result<RouterParamSetting> ParseRouterParam(std::string_view text) {
     return Status::InvalidArgument(fmt::format("unknown parameter '{}' of {} (valid: {})", s.key,
                                                s.router, ParamKeys(*policy)));
   const std::string value(text.substr(eq + 1));
+  const std::vector<std::string_view> names = policy->param_names(s.key);
+  for (size_t n = 0; n < names.size(); ++n)  // a named value: its index
+    if (names[n] == value) {
+      s.value = static_cast<double>(n);
+      return s;
+    }
   char* end = nullptr;
   s.value = std::strtod(value.c_str(), &end);
-  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(s.value) ||
-      s.value < 0)
+  const bool number = !value.empty() && end == value.c_str() + value.size() &&
+                      std::isfinite(s.value) && s.value >= 0;
+  if (!names.empty() &&
+      (!number || s.value != std::floor(s.value) || s.value >= static_cast<double>(names.size())))
+    return Status::InvalidArgument(
+        fmt::format("{}.{}: '{}' is not one of {}", s.router, s.key, value, JoinNames(names)));
+  if (!number)
     return Status::InvalidArgument(
         fmt::format("{}.{}: '{}' is not a finite number >= 0", s.router, s.key, value));
   return s;
@@ -167,7 +179,13 @@ std::string RouterParamLabel(const FleetOptions& options, const RoutingPolicy& p
   for (const RouterParam& k : policy.params()) {
     const double v = RouterParamValue(options, policy, k.key);
     if (v == k.default_value && !Sweeps(options, policy, k.key)) continue;
-    out += fmt::format("{}{}={}", out.empty() ? " (" : ", ", k.key, v);
+    const std::vector<std::string_view> names = policy.param_names(k.key);
+    const size_t n = static_cast<size_t>(v);
+    if (n < names.size()) {
+      out += fmt::format("{}{}={}", out.empty() ? " (" : ", ", k.key, names[n]);
+    } else {
+      out += fmt::format("{}{}={}", out.empty() ? " (" : ", ", k.key, v);
+    }
   }
   return out.empty() ? out : out + ")";
 }

@@ -60,6 +60,11 @@ struct TraceRouterViews {
   std::vector<uint64_t> aibrix_start;
   std::vector<uint32_t> aibrix_ids;
   uint32_t num_aibrix_ids = 0;
+  // llm-d-prefix's chunks (RouterView::llmd_blocks) likewise: per request + 1, offsets into
+  // llmd_ids (empty unless it was asked).
+  std::vector<uint64_t> llmd_start;
+  std::vector<uint32_t> llmd_ids;
+  uint32_t num_llmd_ids = 0;
 };
 
 struct Trace {

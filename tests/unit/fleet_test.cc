@@ -622,7 +622,7 @@ TEST(PolicyRegistry, NamesAreTheRegisteredOnesAndUnknownNamesAreErrors) {
   EXPECT_EQ(routing, (std::vector<std::string>{
                          "round-robin", "random", "session", "prefix-hash", "prefix-aware",
                          "kv-cost", "least-loaded", "vllm-router-prefix", "vllm-router-session",
-                         "dynamo-kv", "sglang-cache-aware", "aibrix-prefix"}));
+                         "dynamo-kv", "sglang-cache-aware", "aibrix-prefix", "llm-d-prefix"}));
   for (const RoutingPolicy* p : RoutingPolicies())  // each is exactly one kind
     EXPECT_NE(p->AsStatic() == nullptr, p->AsCacheAware() == nullptr) << p->name();
   auto bad = ParseRoutingList("round-robin,sticky");

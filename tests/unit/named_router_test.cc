@@ -316,7 +316,7 @@ TEST(RouterParams, AllIsTheGenericPoliciesNamedTheRouters) {
     if (!p->source().empty()) sourced.emplace_back(p->name());
   EXPECT_EQ(names, sourced);
   for (const char* n : {"vllm-router-prefix", "vllm-router-session", "dynamo-kv",
-                        "sglang-cache-aware", "aibrix-prefix"})
+                        "sglang-cache-aware", "aibrix-prefix", "llm-d-prefix"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
 }
 
