@@ -355,6 +355,14 @@ TEST(LlmdPrefix, NamedWithItsParameters) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("estimate, default, gie"), std::string::npos);
   EXPECT_FALSE(ParseRouterParam("llm-d-prefix.blockSize=4").ok());
+  // The index is accepted as well (what a sweep's check of the key passes), nothing beyond.
+  EXPECT_EQ(ParseRouterParam("llm-d-prefix.config=1")->value, 1);
+  EXPECT_FALSE(ParseRouterParam("llm-d-prefix.config=3").ok());
+  EXPECT_FALSE(ParseRouterParam("llm-d-prefix.config=0.5").ok());
+  auto sweep = ParseRouterSweep("llm-d-prefix.config=estimate,gie,default");
+  ASSERT_TRUE(sweep.ok()) << sweep.status().message();
+  ASSERT_EQ(sweep->size(), 3u);
+  EXPECT_EQ((*sweep)[1].value, 2);
 }
 
 }  // namespace
