@@ -178,7 +178,7 @@ class LlmdRun final : public RouterRun {
     return choice;
   }
 
-  // Scorers, public for the unit tests through the run.
+  // The scorers (see the header comment).
   double LoadAware(int64_t q) const {
     if (q == 0) return 0.5;
     return 0.5 * (1.0 - std::min(static_cast<double>(q), p_.threshold) / p_.threshold);
