@@ -134,12 +134,10 @@ void Measure(const std::string& name, const ltl::Trace& trace, uint32_t workers)
     double each = total / static_cast<double>(o.capacity_blocks.size());
     if (p->name() == "prefix-aware") baseline = each;
     std::printf(
-        "  %-20s one replay per capacity: %7.3f s each (%5.1f M accesses/s), %7.3f s for all"
-        "%s\n",
+        "  %-20s one replay per capacity: %7.3f s each (%5.1f M accesses/s), %7.3f s for all | "
+        "%.2fx prefix-aware\n",
         std::string(p->name()).c_str(), each, accesses / each / 1e6, total,
-        baseline > 0 ? (" | " + std::to_string(each / baseline).substr(0, 4) + "x prefix-aware")
-                           .c_str()
-                     : "");
+        baseline > 0 ? each / baseline : 0.0);
   }
 }
 
