@@ -42,6 +42,7 @@
 #include <memory>
 
 #include "common/mix64.h"
+#include "simulate/fleet_cache_aware.h"
 #include "simulate/router_views.h"
 #include "simulate/routing_policy.h"
 
@@ -59,39 +60,44 @@ struct AibrixParams {
 };
 
 // PrefixHashTable's LRU store (lrustore.LRUStore), keyed by block (a block id, or a view id offset
-// by the trace's block count), each entry its holders as a bit set of `words` words.
+// by the trace's block count), each entry its holders as a bit set of `words` words. Keys are dense
+// (below `key_space`), so up to kDenseIndexLimit keys find their slot in an array (no hashing:
+// every block of every request is looked up and put), beyond it in a hash map.
 class AibrixIndex {
  public:
-  AibrixIndex(uint32_t workers, uint64_t capacity)
+  AibrixIndex(uint32_t workers, uint64_t capacity, uint64_t key_space)
       : words_((workers + 63) / 64), capacity_(capacity) {
     slots_.push_back({});  // slot 0: the list's sentinel (its holders unused)
     pods_.assign(words_, 0);
+    if (key_space <= kDenseIndexLimit) dense_.assign(key_space, 0);
   }
   // The holders of `key`, or null when it is not indexed.
   const uint64_t* Find(uint64_t key) const {
-    auto it = slot_of_.find(key);
-    return it == slot_of_.end() ? nullptr : &pods_[static_cast<size_t>(it->second) * words_];
+    const uint32_t s = SlotOf(key);
+    return s == 0 ? nullptr : &pods_[static_cast<size_t>(s) * words_];
   }
   // Put: `pod` holds `key` as of now; the entry moves to the front.
   void Put(uint64_t key, uint32_t pod, double now) {
-    auto [it, fresh] = slot_of_.try_emplace(key, 0);
+    uint32_t s = SlotOf(key);
+    const bool fresh = s == 0;
     if (fresh) {
-      it->second = NewSlot(key);
+      s = NewSlot(key);
+      SetSlot(key, s);
+      ++size_;
     } else {
-      Unlink(it->second);
+      Unlink(s);
     }
-    const uint32_t s = it->second;
     pods_[static_cast<size_t>(s) * words_ + pod / 64] |= 1ull << (pod % 64);
     slots_[s].time = now;
     LinkFront(s);
-    if (fresh && slot_of_.size() > capacity_) Drop(slots_[0].prev);
+    if (fresh && size_ > capacity_) Drop(slots_[0].prev);
   }
   // The eviction tick at `tick`: entries last put more than ttl seconds before it go. Puts come in
   // time order, so the list's tail holds the oldest.
   void Expire(double tick, double ttl) {
     while (slots_[0].prev != 0 && tick - slots_[slots_[0].prev].time > ttl) Drop(slots_[0].prev);
   }
-  size_t size() const { return slot_of_.size(); }
+  size_t size() const { return size_; }
 
  private:
   struct Slot {
@@ -125,8 +131,24 @@ class AibrixIndex {
   }
   void Drop(uint32_t s) {
     Unlink(s);
-    slot_of_.erase(slots_[s].key);
+    SetSlot(slots_[s].key, 0);
+    --size_;
     free_.push_back(s);
+  }
+  // The slot holding `key` (0 = none), from the dense array or the hash map.
+  uint32_t SlotOf(uint64_t key) const {
+    if (!dense_.empty()) return dense_[key];
+    auto it = slot_of_.find(key);
+    return it == slot_of_.end() ? 0 : it->second;
+  }
+  void SetSlot(uint64_t key, uint32_t s) {
+    if (!dense_.empty()) {
+      dense_[key] = s;
+    } else if (s == 0) {
+      slot_of_.erase(key);
+    } else {
+      slot_of_[key] = s;
+    }
   }
 
   uint32_t words_;
@@ -134,6 +156,8 @@ class AibrixIndex {
   std::vector<Slot> slots_;
   std::vector<uint64_t> pods_;  // per slot, `words_` words
   std::vector<uint32_t> free_;
+  uint64_t size_ = 0;
+  std::vector<uint32_t> dense_;  // per key, its slot (0 = none); empty beyond kDenseIndexLimit
   absl::flat_hash_map<uint64_t, uint32_t> slot_of_;
 };
 
@@ -144,7 +168,8 @@ class AibrixRun final : public RouterRun {
         workers_(workers),
         words_((workers + 63) / 64),
         p_(p),
-        index_(workers, p.block_number),
+        index_(workers, p.block_number,
+               uint64_t{trace.num_blocks} + trace.router_views.num_aibrix_ids),
         blocks_(trace),
         state_(seed),
         start_s_(trace.requests.empty() ? 0 : trace.requests.front().time_s),
