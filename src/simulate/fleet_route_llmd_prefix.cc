@@ -38,14 +38,19 @@
 // LRU sized to a pod's CacheNumBlocks metric (at this commit the producer's makeserver sizes a
 // pod's LRU with that metric or the 31,250 constant, so its lruCapacityPerServer setting has no
 // effect there; here the parameter sets it), filters and P/D profiles.
+// Cost: chunk keys are dense (block ids, then view ids past them), so the holders are a bit set per
+// key, and each LRU finds a key's node with a dense array (a hash map beyond kDenseIndexLimit, as
+// the worker caches do); routes are the same either way.
 #include <absl/container/flat_hash_map.h>
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "common/mix64.h"
+#include "simulate/fleet_cache_aware.h"
 #include "simulate/router_views.h"
 #include "simulate/routing_policy.h"
 
@@ -68,13 +73,23 @@ struct LlmdParams {
 // One pod's LRU of digests (hashicorp golang-lru's Add: front = most recent).
 class PodLru {
  public:
-  explicit PodLru(uint64_t capacity) : capacity_(capacity) { nodes_.push_back({}); }
+  // dense_keys > 0: keys 0..dense_keys-1 find their node with an array; 0: with a hash map.
+  PodLru(uint64_t capacity, uint64_t dense_keys) : capacity_(capacity), dense_(dense_keys > 0) {
+    nodes_.push_back({});
+    if (dense_) slot_.assign(dense_keys, 0);
+  }
   // Adds `key` at the front; returns true and sets *evicted when the oldest entry left.
   bool Add(uint64_t key, uint64_t* evicted) {
-    auto [it, fresh] = at_.try_emplace(key, 0);
-    if (!fresh) {
-      Unlink(it->second);
-      LinkFront(it->second);
+    uint32_t* at;
+    if (dense_) {
+      if (key >= slot_.size()) slot_.resize(key + 1, 0);
+      at = &slot_[key];
+    } else {
+      at = &at_.try_emplace(key, 0).first->second;
+    }
+    if (*at != 0) {
+      Unlink(*at);
+      LinkFront(*at);
       return false;
     }
     uint32_t s;
@@ -86,17 +101,21 @@ class PodLru {
       nodes_.push_back({});
     }
     nodes_[s].key = key;
-    it->second = s;
+    *at = s;
     LinkFront(s);
-    if (at_.size() <= capacity_) return false;
+    if (++size_ <= capacity_) return false;
     const uint32_t old = nodes_[0].prev;
     *evicted = nodes_[old].key;
     Unlink(old);
-    at_.erase(*evicted);
+    if (dense_)
+      slot_[*evicted] = 0;
+    else
+      at_.erase(*evicted);
     free_.push_back(old);
+    --size_;
     return true;
   }
-  size_t size() const { return at_.size(); }
+  size_t size() const { return size_; }
 
  private:
   struct Node {
@@ -114,9 +133,12 @@ class PodLru {
     nodes_[0].next = s;
   }
   uint64_t capacity_;
+  bool dense_;
+  uint64_t size_ = 0;
   std::vector<Node> nodes_;  // node 0: the list's sentinel
   std::vector<uint32_t> free_;
-  absl::flat_hash_map<uint64_t, uint32_t> at_;
+  std::vector<uint32_t> slot_;                  // key -> node (0: absent), when dense
+  absl::flat_hash_map<uint64_t, uint32_t> at_;  // key -> node, otherwise
 };
 
 class LlmdRun final : public RouterRun {
@@ -129,9 +151,13 @@ class LlmdRun final : public RouterRun {
         state_(seed),
         count_(workers),
         score_(workers),
-        order_(workers) {
+        order_(workers),
+        words_((workers + 63) / 64) {
+    const uint64_t keys = uint64_t{trace.num_blocks} + trace.router_views.num_llmd_ids;
+    holders_.assign(keys * words_, 0);
+    const uint64_t dense = uint64_t{workers} * keys <= kDenseIndexLimit ? keys : 0;
     lrus_.reserve(workers);
-    for (uint32_t w = 0; w < workers; ++w) lrus_.emplace_back(p.lru_capacity);
+    for (uint32_t w = 0; w < workers; ++w) lrus_.emplace_back(p.lru_capacity, dense);
   }
 
   RouteChoice Choose(size_t i, const WorkerView& view) override {
@@ -140,9 +166,13 @@ class LlmdRun final : public RouterRun {
     // matchLongestPrefix: while some pod holds the chunk, each holder counts it.
     std::fill(count_.begin(), count_.end(), 0);
     for (uint64_t key : keys_) {
-      auto it = holders_.find(key);
-      if (it == holders_.end()) break;
-      for (uint32_t w : it->second) ++count_[w];
+      const uint64_t* h = Holders(key);
+      bool any = false;
+      for (uint32_t k = 0; k < words_; ++k) {
+        for (uint64_t m = h[k]; m != 0; m &= m - 1) ++count_[k * 64 + std::countr_zero(m)];
+        any = any || h[k] != 0;
+      }
+      if (!any) break;
     }
     const int64_t lo = *std::min_element(q.begin(), q.end());
     const int64_t hi = *std::max_element(q.begin(), q.end());
@@ -197,19 +227,18 @@ class LlmdRun final : public RouterRun {
   // indexer.Add: every chunk into the pod's LRU (evictions drop the pod from those holders), then
   // the pod into every chunk's holders.
   void Add(uint32_t pod) {
+    const uint64_t bit = uint64_t{1} << (pod % 64);
     for (uint64_t key : keys_) {
       uint64_t evicted = 0;
       if (!lrus_[pod].Add(key, &evicted)) continue;
-      auto it = holders_.find(evicted);
-      if (it == holders_.end()) continue;
-      auto& pods = it->second;
-      pods.erase(std::remove(pods.begin(), pods.end(), pod), pods.end());
-      if (pods.empty()) holders_.erase(it);
+      Holders(evicted)[pod / 64] &= ~bit;
     }
-    for (uint64_t key : keys_) {
-      auto& pods = holders_[key];
-      if (std::find(pods.begin(), pods.end(), pod) == pods.end()) pods.push_back(pod);
-    }
+    for (uint64_t key : keys_) Holders(key)[pod / 64] |= bit;
+  }
+  // The pods holding `key`, a bit per pod (grown past the trace's keys should a key exceed them).
+  uint64_t* Holders(uint64_t key) {
+    if ((key + 1) * words_ > holders_.size()) holders_.resize((key + 1) * words_, 0);
+    return &holders_[key * words_];
   }
   // A draw in [0, n).
   uint32_t Below(uint32_t n) {
@@ -239,11 +268,12 @@ class LlmdRun final : public RouterRun {
   BlockCursor blocks_;
   uint64_t state_;
   std::vector<PodLru> lrus_;
-  absl::flat_hash_map<uint64_t, std::vector<uint32_t>> holders_;  // digest -> pods holding it
+  std::vector<uint64_t> holders_;  // key -> the pods holding it, words_ words of bits
   std::vector<uint64_t> keys_;
   std::vector<uint32_t> count_;
   std::vector<double> score_;
   std::vector<uint32_t> order_;
+  const uint32_t words_;
 };
 
 class LlmdPrefix final : public CacheAwareRouter {
