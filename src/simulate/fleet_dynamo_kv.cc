@@ -51,27 +51,44 @@ uint32_t DynamoPick(const std::vector<double>& logits, double temperature, uint6
   return n - 1;
 }
 
-namespace {
-constexpr uint64_t kDenseCounts = 8ull << 20;  // 32 MiB of counts per replay at most
-}  // namespace
-
 WorkerBlockCounts::WorkerBlockCounts(uint32_t workers, uint32_t num_ids) : num_ids_(num_ids) {
   const uint64_t cells = static_cast<uint64_t>(workers) * num_ids;
-  if (cells <= kDenseCounts) dense_.assign(cells, 0);
+  if (cells <= kDenseCountCells) dense_.assign(cells, 0);
 }
 
 uint32_t WorkerBlockCounts::Get(uint32_t worker, uint32_t id) const {
-  if (!dense_.empty()) return dense_[Key(worker, id)];
-  auto it = sparse_.find(Key(worker, id));
-  return it == sparse_.end() ? 0 : it->second;
+  const uint64_t key = Key(worker, id);
+  if (!dense_.empty() && dense_[key] != kOverflow) return dense_[key];
+  auto it = sparse_.find(key);
+  return (dense_.empty() ? 0 : kOverflow) + (it == sparse_.end() ? 0 : it->second);
 }
 
-uint32_t WorkerBlockCounts::Add(uint32_t worker, uint32_t id, int delta) {
-  if (!dense_.empty()) return dense_[Key(worker, id)] += delta;
-  auto it = sparse_.try_emplace(Key(worker, id), 0).first;
+uint32_t WorkerBlockCounts::AddSparse(uint64_t key, int delta) {
+  auto it = sparse_.try_emplace(key, 0).first;
   const uint32_t v = it->second += delta;
   if (v == 0) sparse_.erase(it);
   return v;
+}
+
+uint32_t WorkerBlockCounts::Add(uint32_t worker, uint32_t id, int delta) {
+  const uint64_t key = Key(worker, id);
+  if (dense_.empty()) return AddSparse(key, delta);
+  uint8_t& c = dense_[key];
+  if (c != kOverflow) {
+    c = static_cast<uint8_t>(c + delta);  // 254 + 1 reaches 255 with nothing past it
+    return c;
+  }
+  // 255 and more: 255 here, the rest in the map; leaving the map when it would go below 0.
+  auto it = sparse_.find(key);
+  if (it == sparse_.end()) {
+    if (delta > 0) {
+      sparse_.emplace(key, 1);
+      return kOverflow + 1;
+    }
+    c = kOverflow - 1;
+    return c;
+  }
+  return kOverflow + AddSparse(key, delta);
 }
 
 DynamoActiveLoad::DynamoActiveLoad(uint32_t workers, uint32_t num_ids)

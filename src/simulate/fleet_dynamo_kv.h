@@ -50,21 +50,27 @@ double DynamoLogit(const DynamoKvConfig& config, const DynamoWorkerLoad& load, i
 // worker with u <= cumulative, else the last).
 uint32_t DynamoPick(const std::vector<double>& logits, double temperature, uint64_t draw);
 
-// Per-worker counts of requests holding each block id: dense when workers x ids is small.
+// Per-worker counts of requests holding each block id. Dense, one byte per (worker, id), when
+// workers x ids is at most kDenseCountCells: a count past 254 keeps 255 there and the rest in a
+// hash map (many requests in flight on one worker holding one block are rare); beyond that size,
+// every count in the hash map.
 class WorkerBlockCounts {
  public:
+  static constexpr uint64_t kDenseCountCells = uint64_t{64} << 20;  // 64 MiB per replay at most
   WorkerBlockCounts(uint32_t workers, uint32_t num_ids);
   uint32_t Get(uint32_t worker, uint32_t id) const;
-  // Returns the count after the change.
+  // Returns the count after the change (delta is +1 or -1).
   uint32_t Add(uint32_t worker, uint32_t id, int delta);
 
  private:
+  static constexpr uint8_t kOverflow = 255;
   uint64_t Key(uint32_t worker, uint32_t id) const {
     return static_cast<uint64_t>(worker) * num_ids_ + id;
   }
+  uint32_t AddSparse(uint64_t key, int delta);
   uint32_t num_ids_;
-  std::vector<uint32_t> dense_;
-  std::unordered_map<uint64_t, uint32_t> sparse_;
+  std::vector<uint8_t> dense_;
+  std::unordered_map<uint64_t, uint32_t> sparse_;  // dense: the count past 255; else: the count
 };
 
 // The requests the router has sent to each worker and not yet seen finish (ActiveSequences):

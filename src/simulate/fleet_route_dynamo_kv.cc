@@ -21,8 +21,9 @@
 // active prefill tokens exceed 16 x its max_num_batched_tokens, which a log does not give), host
 // and disk tiers and shared caches (their credits are 0 here), overlap_score_credit_decay (0 by
 // default), output-block tracking (off by default).
+#include <limits>
 #include <queue>
-#include <unordered_map>
+#include <vector>
 
 #include "common/mix64.h"
 #include "simulate/fleet_dynamo_kv.h"
@@ -40,6 +41,8 @@ uint32_t FullBlocks(const Trace& trace, const TraceRequest& r) {
 }
 
 class DynamoKvRun final : public RouterRun {
+  static constexpr int64_t kNotRouted = std::numeric_limits<int64_t>::min();
+
  public:
   DynamoKvRun(const Trace& trace, uint32_t workers, const DynamoKvConfig& config, uint64_t seed)
       : trace_(trace),
@@ -49,7 +52,8 @@ class DynamoKvRun final : public RouterRun {
         index_(config.router_ttl_secs, config.max_tree_size, config.prune_target_ratio),
         cursor_(trace),
         state_(seed),
-        logits_(workers) {}
+        logits_(workers),
+        prefill_tokens_(trace.requests.size(), kNotRouted) {}
 
   RouteChoice Choose(size_t i, const WorkerView& view) override {
     const TraceRequest& r = trace_.requests[i];
@@ -89,11 +93,11 @@ class DynamoKvRun final : public RouterRun {
   // prefill tokens leave the worker's load at the first token, its blocks and itself at the finish.
   void Admitted(size_t i, uint32_t worker, int64_t /*uncached_tokens*/, double first_token_s,
                 double finish_s) override {
-    auto it = prefill_tokens_.find(i);
-    if (it == prefill_tokens_.end()) return;
-    events_.push({first_token_s, false, worker, i, it->second});
+    const int64_t prefill_tokens = prefill_tokens_[i];
+    if (prefill_tokens == kNotRouted) return;
+    events_.push({first_token_s, false, worker, i, prefill_tokens});
     events_.push({finish_s, true, worker, i, 0});
-    prefill_tokens_.erase(it);
+    prefill_tokens_[i] = kNotRouted;
   }
 
  private:
@@ -131,7 +135,7 @@ class DynamoKvRun final : public RouterRun {
   uint64_t state_;
   std::vector<double> logits_;
   std::vector<uint32_t> overlap_;
-  std::unordered_map<size_t, int64_t> prefill_tokens_;  // routed, not yet admitted
+  std::vector<int64_t> prefill_tokens_;  // per request: routed, not yet admitted; else kNotRouted
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
 };
 

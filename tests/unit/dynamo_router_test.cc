@@ -128,8 +128,8 @@ TEST(DynamoKvPick, SoftmaxFrequenciesFollowTheFormula) {
 }
 
 TEST(DynamoKvActiveLoad, BlocksSharedByRequestsCountOnce) {
-  // Dense counts, and hash-map counts (2 workers x 5M ids is past the dense limit): the same.
-  for (uint32_t num_ids : {10u, 5u << 20}) {
+  // Dense counts, and hash-map counts (2 workers x 40M ids is past the dense limit): the same.
+  for (uint32_t num_ids : {10u, 40u << 20}) {
     DynamoActiveLoad a(2, num_ids);
     const uint32_t r1[] = {0, 1, 2, 3};
     const uint32_t r2[] = {0, 1, 5};
@@ -151,6 +151,19 @@ TEST(DynamoKvActiveLoad, BlocksSharedByRequestsCountOnce) {
     a.Free(0, r2, 3);
     EXPECT_EQ(a.blocks(0), 0);
     EXPECT_EQ(a.ActivePrefix(0, q, 5), 0u);
+  }
+}
+
+TEST(DynamoKvActiveLoad, CountsPastOneByteStayExact) {
+  // A dense count keeps 255 in its byte and the rest aside: 300 holders, then down to none.
+  for (uint32_t num_ids : {10u, 40u << 20}) {
+    WorkerBlockCounts c(2, num_ids);
+    for (uint32_t k = 1; k <= 300; ++k) EXPECT_EQ(c.Add(1, 7, 1), k);
+    EXPECT_EQ(c.Get(1, 7), 300u);
+    EXPECT_EQ(c.Get(0, 7), 0u);
+    for (uint32_t k = 300; k-- > 0;) EXPECT_EQ(c.Add(1, 7, -1), k);
+    EXPECT_EQ(c.Get(1, 7), 0u);
+    EXPECT_EQ(c.Add(1, 7, 1), 1u);  // and up again from nothing
   }
 }
 
