@@ -91,6 +91,38 @@ uint32_t WorkerBlockCounts::Add(uint32_t worker, uint32_t id, int delta) {
   return kOverflow + AddSparse(key, delta);
 }
 
+int64_t WorkerBlockCounts::AddEach(uint32_t worker, const uint32_t* ids, uint32_t n, int delta) {
+  const uint32_t edge = delta > 0 ? 1 : 0;  // the count after a change that moves blocks
+  int64_t moved = 0;
+  if (dense_.empty()) {
+    for (uint32_t j = 0; j < n; ++j) moved += Add(worker, ids[j], delta) == edge;
+    return moved;
+  }
+  // One worker's row: counts below 254 change in place; the rest take Add's overflow path.
+  uint8_t* row = dense_.data() + static_cast<uint64_t>(worker) * num_ids_;
+  for (uint32_t j = 0; j < n; ++j) {
+    uint8_t& c = row[ids[j]];
+    if (c < kOverflow - 1 && (delta > 0 || c > 0)) {
+      c = static_cast<uint8_t>(c + delta);
+      moved += c == edge;
+    } else {
+      moved += Add(worker, ids[j], delta) == edge;
+    }
+  }
+  return moved;
+}
+
+uint32_t WorkerBlockCounts::LeadingHeld(uint32_t worker, const uint32_t* ids, uint32_t n) const {
+  uint32_t k = 0;
+  if (dense_.empty()) {
+    while (k < n && Get(worker, ids[k]) > 0) ++k;
+    return k;
+  }
+  const uint8_t* row = dense_.data() + static_cast<uint64_t>(worker) * num_ids_;
+  while (k < n && row[ids[k]] != 0) ++k;  // 255 (overflow) is held too
+  return k;
+}
+
 DynamoActiveLoad::DynamoActiveLoad(uint32_t workers, uint32_t num_ids)
     : counts_(workers, num_ids),
       prefill_tokens_(workers, 0),
@@ -99,8 +131,7 @@ DynamoActiveLoad::DynamoActiveLoad(uint32_t workers, uint32_t num_ids)
 
 void DynamoActiveLoad::Add(uint32_t worker, const uint32_t* ids, uint32_t n,
                            int64_t prefill_tokens) {
-  for (uint32_t j = 0; j < n; ++j)
-    if (counts_.Add(worker, ids[j], 1) == 1) ++blocks_[worker];
+  blocks_[worker] += counts_.AddEach(worker, ids, n, 1);
   prefill_tokens_[worker] += prefill_tokens;
   ++requests_[worker];
 }
@@ -110,15 +141,12 @@ void DynamoActiveLoad::PrefillDone(uint32_t worker, int64_t prefill_tokens) {
 }
 
 void DynamoActiveLoad::Free(uint32_t worker, const uint32_t* ids, uint32_t n) {
-  for (uint32_t j = 0; j < n; ++j)
-    if (counts_.Add(worker, ids[j], -1) == 0) --blocks_[worker];
+  blocks_[worker] -= counts_.AddEach(worker, ids, n, -1);
   --requests_[worker];
 }
 
 uint32_t DynamoActiveLoad::ActivePrefix(uint32_t worker, const uint32_t* ids, uint32_t n) const {
-  uint32_t k = 0;
-  while (k < n && counts_.Get(worker, ids[k]) > 0) ++k;
-  return k;
+  return counts_.LeadingHeld(worker, ids, n);
 }
 
 namespace {

@@ -61,6 +61,10 @@ class WorkerBlockCounts {
   uint32_t Get(uint32_t worker, uint32_t id) const;
   // Returns the count after the change (delta is +1 or -1).
   uint32_t Add(uint32_t worker, uint32_t id, int delta);
+  // Add(worker, id, delta) for each of n ids; returns how many counts left or reached 0.
+  int64_t AddEach(uint32_t worker, const uint32_t* ids, uint32_t n, int delta);
+  // The leading run of ids whose count is above 0.
+  uint32_t LeadingHeld(uint32_t worker, const uint32_t* ids, uint32_t n) const;
 
  private:
   static constexpr uint8_t kOverflow = 255;
