@@ -74,7 +74,7 @@ class JsonRecordReader {
   std::string buf_;
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false;
-  bool started_ = false, in_array_ = false, array_done_ = false;
+  bool started_ = false, in_array_ = false;
   bool cr_lines_ = false;  // no '\n' seen so far: a lone '\r' ends a line
   bool last_cr_ = false;
   uint64_t line_ = 1;  // line at begin_

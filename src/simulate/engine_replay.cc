@@ -30,11 +30,7 @@ EngineReplayResult RunEngineReplay(const Trace& t, const ReplayOptions& options,
   out.capacity_blocks = eo.capacity_blocks;
   const size_t n = requests ? requests->size() : t.requests.size();
   auto position = [&](size_t k) { return requests ? (*requests)[k] : static_cast<uint32_t>(k); };
-  // A pool larger than every request's blocks together never reuses a cached block: replay that
-  // many (an unbounded size allocates nothing it cannot use).
-  uint64_t all_blocks = 1;
-  for (size_t k = 0; k < n; ++k) all_blocks += EngineTotalBlocks(t.requests[position(k)]);
-  EngineWorker worker(t, engine, eo, std::min(eo.capacity_blocks, all_blocks),
+  EngineWorker worker(t, engine, eo, EnginePoolBlocks(t, eo.capacity_blocks, requests),
                       FirstMeasuredIndex(t, options), &out);
   for (size_t k = 0; k < n; ++k) {
     const uint32_t i = position(k);

@@ -17,6 +17,20 @@ uint64_t EngineTotalBlocks(const TraceRequest& r) {
                  std::max<uint32_t>(r.block_size, 1));
 }
 
+uint64_t EnginePoolBlocks(const Trace& t, uint64_t capacity_blocks,
+                          const std::vector<uint32_t>* requests) {
+  uint64_t all = 1;
+  auto add = [&](const TraceRequest& r) {
+    if (!r.replay_only) all += EngineTotalBlocks(r);
+  };
+  if (requests) {
+    for (uint32_t i : *requests) add(t.requests[i]);
+  } else {
+    for (const TraceRequest& r : t.requests) add(r);
+  }
+  return std::min(capacity_blocks, all);
+}
+
 EngineWorker::EngineWorker(const Trace& t, const KvEngine& engine, const EngineOptions& eo,
                            uint64_t pool_blocks, size_t first_measured, EngineReplayResult* out)
     : t_(t),

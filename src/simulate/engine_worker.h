@@ -80,4 +80,11 @@ class EngineWorker {
 // Blocks a request needs in all: ceil((input + output) / block size).
 uint64_t EngineTotalBlocks(const TraceRequest& r);
 
+// The pool to allocate for `capacity_blocks`: at most the blocks the requests need together (a
+// pool that large never evicts, so an unbounded size allocates nothing it cannot use). The
+// requests are trace.requests[(*requests)[k]], or all of them when `requests` is null; cache
+// pre-population entries (replay_only) are not requests an engine runs and do not count.
+uint64_t EnginePoolBlocks(const Trace& t, uint64_t capacity_blocks,
+                          const std::vector<uint32_t>* requests = nullptr);
+
 }  // namespace ltl

@@ -18,15 +18,6 @@ EngineOptions WorkerEngineOptions(const FleetOptions& options, uint64_t capacity
   return eo;
 }
 
-// The pool to allocate: at most the blocks every request of the trace needs together (an
-// unbounded pool allocates nothing it cannot use).
-uint64_t PoolBlocks(const Trace& trace, uint64_t capacity_blocks) {
-  uint64_t all = 1;
-  for (const TraceRequest& r : trace.requests)
-    if (!r.replay_only) all += EngineTotalBlocks(r);
-  return std::min(capacity_blocks, all);
-}
-
 // A point from each worker's pool result.
 FleetPoint Collect(uint64_t capacity_blocks, std::vector<EngineReplayResult>* per_worker) {
   FleetPoint p;
@@ -73,7 +64,7 @@ FleetPoint SimulateCacheAwareOnEngines(const Trace& trace, const CacheAwareRoute
                                        const FleetOptions& options) {
   const uint32_t n = options.workers;
   const EngineOptions eo = WorkerEngineOptions(options, capacity_blocks);
-  const uint64_t pool_blocks = PoolBlocks(trace, capacity_blocks);
+  const uint64_t pool_blocks = EnginePoolBlocks(trace, capacity_blocks);
   const size_t first_measured = FirstMeasuredIndex(trace, replay);
   std::vector<EngineReplayResult> results(n);
   std::vector<std::unique_ptr<EngineWorker>> workers;
