@@ -269,11 +269,22 @@ uint64_t LruCurve::SampledCapacity(uint64_t capacity_blocks) const {
 
 int64_t LruCurve::Scale(int64_t sampled_tokens) const {
   if (group_bins_.empty()) return sampled_tokens;
-  if (kept_tokens_ <= 0) return 0;
-  // The ratio estimator: the hit share of the kept blocks' tokens, times the measured tokens.
+  if (kept_tokens_ <= 0 || rate_ <= 0) return 0;
+  // Misses scaled by 1/R (Horvitz-Thompson on the kept blocks' missed tokens) off the exact
+  // measured tokens: lru_curve.h says why misses and not hits.
+  const double missed = static_cast<double>(kept_tokens_ - sampled_tokens) / rate_;
+  const double hit = static_cast<double>(measured_tokens_) - missed;
+  return hit <= 0 ? 0 : static_cast<int64_t>(std::llround(hit));
+}
+
+int64_t LruCurve::ScaleAcross(int64_t sampled_across, int64_t sampled_hit,
+                              int64_t scaled_hit) const {
+  if (group_bins_.empty()) return sampled_across;
+  if (sampled_hit <= 0) return 0;
+  // The across-conversation share of the kept hits, applied to the estimated hits.
   return static_cast<int64_t>(
-      std::llround(static_cast<double>(sampled_tokens) * static_cast<double>(measured_tokens_) /
-                   static_cast<double>(kept_tokens_)));
+      std::llround(static_cast<double>(scaled_hit) * static_cast<double>(sampled_across) /
+                   static_cast<double>(sampled_hit)));
 }
 
 HitTokens LruCurve::Clamped(HitTokens h) const {
@@ -290,7 +301,7 @@ HitTokens LruCurve::At(uint64_t capacity_blocks) const {
   if (cs == 0 || total_.empty()) return h;
   uint64_t d = std::min<uint64_t>(cs - 1, total_.size() - 1);
   h.hit = Scale(total_[d]);
-  if (has_split_) h.across = Scale(across_[d]);
+  if (has_split_) h.across = ScaleAcross(across_[d], total_[d], h.hit);
   return Clamped(h);
 }
 
@@ -298,7 +309,7 @@ HitTokens LruCurve::Unbounded() const {
   HitTokens h;
   if (total_.empty()) return h;
   h.hit = Scale(total_.back());
-  if (has_split_) h.across = Scale(across_.back());
+  if (has_split_) h.across = ScaleAcross(across_.back(), total_.back(), h.hit);
   return Clamped(h);
 }
 
@@ -312,8 +323,9 @@ double LruCurve::ErrorPoints(uint64_t capacity_blocks) const {
   if (group_bins_.empty() || measured_tokens_ <= 0 || rate_ <= 0 || rate_ >= 1) return 0;
   const uint64_t cs =
       capacity_blocks == kUnboundedCapacity ? kUnboundedCapacity : SampledCapacity(capacity_blocks);
-  // Group g is a sample at rate R / G: its estimate of the hit rate is its hit share of its own
-  // kept tokens (a group with no kept tokens estimates nothing and is left out).
+  // Group g is a sample at rate R / G: its estimate of the hit rate is one minus its missed
+  // tokens scaled by G / R over the measured tokens (a group with no kept tokens estimates nothing
+  // and is left out).
   double est[kSampleGroups];
   unsigned n = 0;
   double mean = 0;
@@ -322,7 +334,9 @@ double LruCurve::ErrorPoints(uint64_t capacity_blocks) const {
     int64_t hit = 0;
     for (size_t k = 0; k < kDistanceBins && BinStart(k + 1) <= cs; ++k)
       hit += group_bins_[g * kDistanceBins + k];
-    est[n] = static_cast<double>(hit) / static_cast<double>(group_kept_tokens_[g]);
+    // The group's own estimate, by the estimator Scale uses, at the group's rate R / G.
+    est[n] = 1.0 - static_cast<double>(group_kept_tokens_[g] - hit) * kSampleGroups /
+                       (rate_ * static_cast<double>(measured_tokens_));
     mean += est[n++];
   }
   if (n < 2) return 100.0;  // nothing to measure the spread with: the whole range
@@ -330,7 +344,22 @@ double LruCurve::ErrorPoints(uint64_t capacity_blocks) const {
   double ss = 0;
   for (unsigned g = 0; g < n; ++g) ss += (est[g] - mean) * (est[g] - mean);
   const double se = std::sqrt(ss / (n * (n - 1.0)));
-  return 100.0 * kT7 * se;
+  const double selection = 100.0 * kT7 * se;
+  if (cs == kUnboundedCapacity || measured_tokens_ <= 0) return selection;
+  // The distortion of stack distances: a block at true distance D has ~Binomial(D, R) kept blocks
+  // above it, so capacity C is read at ceil(C * R) +- 1.96 sqrt(C * R) (95%); the curve's own
+  // change over that range is added to the selection term in quadrature.
+  const double spread = 1.96 * std::sqrt(static_cast<double>(cs));
+  const auto rate_at = [&](double sampled_capacity) {
+    if (sampled_capacity < 1 || total_.empty()) return 0.0;
+    const uint64_t d =
+        std::min<uint64_t>(static_cast<uint64_t>(sampled_capacity) - 1, total_.size() - 1);
+    return 100.0 * static_cast<double>(Scale(total_[d])) / static_cast<double>(measured_tokens_);
+  };
+  const double here = rate_at(static_cast<double>(cs));
+  const double blur = std::max(std::fabs(rate_at(static_cast<double>(cs) + spread) - here),
+                               std::fabs(here - rate_at(static_cast<double>(cs) - spread)));
+  return std::sqrt(selection * selection + blur * blur);
 }
 
 std::vector<CurvePoint> LruCurve::Dense(size_t max_points) const {

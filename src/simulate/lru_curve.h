@@ -18,11 +18,12 @@
 // blocks only, so stack distances are those of a cache R times smaller (SHARDS, Waldspurger et al.,
 // FAST '15): a capacity C is read at the sampled capacity ceil(C * R). With tail-first touches a
 // block's stack distance never exceeds that of a later block of the same request, so each block
-// hits by its own distance, and the hit rate is estimated as the kept blocks' hit tokens over the
-// kept blocks' measured tokens (a ratio estimator: the role of SHARDS_adj's correction, it cancels
-// the luck of keeping more or fewer of a few heavily shared blocks, e.g. a system prompt's), times
-// the exact measured tokens. The same pass records the hits of each sample group in log-spaced
-// distance bins; the spread of the groups' estimates is the error estimate (ErrorPoints).
+// hits by its own distance. The hit tokens are the exact measured tokens minus the kept blocks'
+// missed tokens scaled by 1/R (Horvitz-Thompson on misses; SHARDS_adj's correction, section 4.1 of
+// the paper, in another form): the few heavily shared blocks (a system prompt's) that make the hit
+// side noisy, kept or not by luck, almost never miss. The same pass records the hits of each sample
+// group in log-spaced distance bins; the spread of the groups' estimates, with the curve's change
+// over the binomial spread of sampled stack distances, is the error estimate (ErrorPoints).
 #pragma once
 
 #include <cstdint>
@@ -90,8 +91,9 @@ class LruCurve {
   // Sampled curves: the half-width, in points of hit rate (percentage points), of the 95% interval
   // of the hit rate at a capacity (random groups: t(7 df) times the standard error of the mean of
   // kSampleGroups disjoint sub-samples' hit rates); kUnboundedCapacity for the ceiling. 0 when not
-  // sampled or nothing was measured. Counts only the sampling of blocks, not the (smaller)
-  // distortion of stack distances by sampling.
+  // sampled or nothing was measured. At a bounded capacity the distortion of stack distances is
+  // added in quadrature: the curve's largest change within ceil(C * R) +- 1.96 sqrt(ceil(C * R))
+  // sampled blocks (the binomial spread of the kept blocks above a block at distance C).
   static constexpr uint64_t kUnboundedCapacity = ~uint64_t{0};
   double ErrorPoints(uint64_t capacity_blocks) const;
 
@@ -109,6 +111,7 @@ class LruCurve {
   // The sampled capacity a capacity is read at: ceil(C * R) (C itself unsampled).
   uint64_t SampledCapacity(uint64_t capacity_blocks) const;
   int64_t Scale(int64_t sampled_tokens) const;
+  int64_t ScaleAcross(int64_t sampled_across, int64_t sampled_hit, int64_t scaled_hit) const;
   HitTokens Clamped(HitTokens h) const;
   int64_t measured_tokens_ = 0;
   uint64_t measured_requests_ = 0;
