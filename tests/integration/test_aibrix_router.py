@@ -22,21 +22,14 @@ import json
 import math
 import os
 import random
-import struct
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import ltl_test_env as env  # noqa: E402
+import router_logs  # noqa: E402
+from router_logs import M64, f32, splitmix_finalizer  # noqa: E402
 
-M64 = (1 << 64) - 1
-T0 = 1767225600
-
-
-def splitmix_finalizer(x):
-    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & M64
-    x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) & M64
-    return x ^ (x >> 31)
 
 
 def message_of(body):
@@ -50,10 +43,6 @@ def message_of(body):
         else:
             parts.append(json.dumps(m["content"], ensure_ascii=False, separators=(",", ":")))
     return " ".join(parts)
-
-
-def f32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]
 
 
 def reference_routes(calls, workers, seed, block_size=4, block_number=200000,
@@ -144,68 +133,18 @@ def generated_calls(seed, conversations=70, turns=7):
     imbalance rule trips), bursts of 40 separated by quiet stretches of seconds or about 20 minutes
     (entries expire). Times and durations are multiples of 1/4 s."""
     rng = random.Random(seed)
-    alphabet = "abcdefghijklmnopqrstuvwxyz éü中文🙂"
+    bodies, systems = router_logs.chat_bodies(rng, conversations, turns,
+                                              "abcdefghijklmnopqrstuvwxyz éü中文🙂")
 
-    def words(n):
-        return " ".join("".join(rng.choice(alphabet) for _ in range(rng.randint(2, 9)))
-                        for _ in range(n))
-
-    systems = [words(rng.randint(10, 60)) for _ in range(4)]
-    live = [[{"role": "system", "content": rng.choice(systems)},
-             {"role": "user", "content": words(rng.randint(3, 30))}] for _ in range(conversations)]
-    pending = list(range(conversations))
-    turn = [0] * conversations
-    bodies = []
-    while pending:
-        c = rng.choice(pending)
-        msgs = live[c]
-        bodies.append({"messages": [dict(m) for m in msgs]})
-        if rng.random() < 0.08:
-            bodies.append({"messages": [{"role": "user", "content": words(rng.randint(1, 3))}]})
-        turn[c] += 1
-        if turn[c] >= turns:
-            pending.remove(c)
-            continue
-        kind = rng.random()
-        if kind < 0.3:
-            msgs.append({"role": "assistant", "content": None,
-                         "tool_calls": [{"id": "t", "type": "function",
-                                         "function": {"name": "f", "arguments": "{}"}}]})
-            msgs.append({"role": "tool", "tool_call_id": "t", "content": words(rng.randint(5, 40))})
-        elif kind < 0.45:
-            msgs.append({"role": "assistant", "content": [{"type": "text", "text": words(6)},
-                                                          {"type": "text", "text": words(3)}]})
-            msgs.append({"role": "user", "content": [{"type": "text", "text": words(5)},
-                                                     {"type": "image_url",
-                                                      "image_url": {"url": "http://x/y.png"}}]})
-        elif kind < 0.5:
-            msgs.append({"role": "assistant"})
-            msgs.append({"role": "user", "content": words(8)})
-        else:
-            msgs.append({"role": "assistant", "content": words(rng.randint(5, 30))})
-            msgs.append({"role": "user", "content": words(rng.randint(3, 20))})
-    calls, t = [], 0.0
-    for i, body in enumerate(bodies):
-        if i % 40 == 0 and i:
-            t += rng.choice([10, 15, 1100, 1300])  # quiet: some entries outlive it, some not
-        t += 0.25 * rng.randint(1, 4)
+    def duration(body):
         # The first system prompt's conversations run long (100 to 400 s), the rest 1 to 10 s: the
         # pods their prefix draws them to stay busy while the others drain.
         slow = body["messages"][0].get("content") == systems[0]
-        d = 0.25 * (rng.randint(400, 1600) if slow else rng.randint(4, 40))
-        calls.append({"t": t, "d": d, "body": body})
-    return calls
+        return 0.25 * (rng.randint(400, 1600) if slow else rng.randint(4, 40))
 
-
-def payload_jsonl(calls):
-    lines = []
-    for i, c in enumerate(calls):
-        lines.append(json.dumps({
-            "id": f"chatcmpl-{i}", "trace_id": f"tr-{i}", "call_type": "acompletion",
-            "status": "success", "startTime": T0 + c["t"], "endTime": T0 + c["t"] + c["d"],
-            "model": "m", "messages": c["body"]["messages"], "model_parameters": {},
-            "response": {}}, ensure_ascii=False))
-    return "\n".join(lines) + "\n"
+    # quiet stretches: some entries outlive them, some not
+    return router_logs.bursty_calls(rng, bodies, burst=40, quiet_s=[10, 15, 1100, 1300],
+                                    duration=duration)
 
 
 class AibrixPrefix(unittest.TestCase):
@@ -225,7 +164,7 @@ class AibrixPrefix(unittest.TestCase):
     def test_routes_match_an_independent_implementation(self):
         calls = generated_calls(seed=21)
         self.assertGreater(len(calls), 450)
-        log = self.write("payload.jsonl", payload_jsonl(calls))
+        log = self.write("payload.jsonl", router_logs.litellm_payload_jsonl(calls))
         routes = os.path.join(self.dir, "routes.jsonl")
         runs = [(4, 7, {}), (8, 1, {"block_number": 3000}),
                 (4, 3, {"block_size": 16, "pod_running_request_imbalance_abs_count": 3,

@@ -24,15 +24,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import ltl_test_env as env  # noqa: E402
+from router_logs import M64, splitmix_finalizer  # noqa: E402
 
-M64 = (1 << 64) - 1
 BS = 512  # Mooncake traces
-
-
-def splitmix_finalizer(x):
-    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & M64
-    x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) & M64
-    return x ^ (x >> 31)
 
 
 def generated_trace(seed, conversations=40, gap_s=(2, 40)):

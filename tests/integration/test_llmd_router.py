@@ -24,22 +24,15 @@ import collections
 import json
 import os
 import random
-import struct
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import ltl_test_env as env  # noqa: E402
+import router_logs  # noqa: E402
+from router_logs import M64, f32, splitmix_finalizer  # noqa: E402
 
-M64 = (1 << 64) - 1
-T0 = 1767225600
 HEX = "0123456789abcdef"
-
-
-def splitmix_finalizer(x):
-    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & M64
-    x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) & M64
-    return x ^ (x >> 31)
 
 
 def go_string(s):
@@ -93,10 +86,6 @@ def user_input(messages):
             pairs.append(("content", go_string(c or "")))
         items.append(go_fields(pairs))
     return ("[" + ",".join(items) + "]").encode("utf-8")
-
-
-def f32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]
 
 
 def reference_routes(calls, workers, seed, config="estimate", lruCapacityPerServer=31250,
@@ -173,68 +162,15 @@ def generated_calls(seed, conversations=60, turns=7):
     """Chat traffic: shared system prompts with text Go escapes (<, >, &, U+2028, control bytes)
     and non-ASCII text (chunks split characters), conversations resending their history, list
     contents with image blocks, tool calls with null contents, messages without content (the tool
-skips rows with a message without a role: an empty role is unit-tested),
+    skips rows with a message without a role: an empty role is unit-tested),
     short one-off requests (under one chunk); calls a quarter second apart, durations of 1 to 60 s
     so queues build up, quiet stretches between bursts."""
     rng = random.Random(seed)
-    alphabet = "abcdefghijklmnopqrstuvwxyz <>&éü中文🙂\u2028\x01\t\n\""
-
-    def words(n):
-        return " ".join("".join(rng.choice(alphabet) for _ in range(rng.randint(2, 9)))
-                        for _ in range(n))
-
-    systems = [words(rng.randint(10, 60)) for _ in range(4)]
-    live = [[{"role": "system", "content": rng.choice(systems)},
-             {"role": "user", "content": words(rng.randint(3, 30))}] for _ in range(conversations)]
-    pending = list(range(conversations))
-    turn = [0] * conversations
-    bodies = []
-    while pending:
-        c = rng.choice(pending)
-        msgs = live[c]
-        bodies.append({"messages": [dict(m) for m in msgs]})
-        if rng.random() < 0.08:
-            bodies.append({"messages": [{"role": "user", "content": words(rng.randint(1, 3))}]})
-        turn[c] += 1
-        if turn[c] >= turns:
-            pending.remove(c)
-            continue
-        kind = rng.random()
-        if kind < 0.3:
-            msgs.append({"role": "assistant", "content": None,
-                         "tool_calls": [{"id": "t", "type": "function",
-                                         "function": {"name": "f", "arguments": "{}"}}]})
-            msgs.append({"role": "tool", "tool_call_id": "t", "content": words(rng.randint(5, 40))})
-        elif kind < 0.45:
-            msgs.append({"role": "assistant", "content": [{"type": "text", "text": words(6)},
-                                                          {"type": "text", "text": words(3)}]})
-            msgs.append({"role": "user", "content": [{"type": "text", "text": words(5)},
-                                                     {"type": "image_url",
-                                                      "image_url": {"url": "http://x/y.png?a&b"}}]})
-        elif kind < 0.5:
-            msgs.append({"role": "assistant"})
-            msgs.append({"role": "user", "content": words(8)})
-        else:
-            msgs.append({"role": "assistant", "content": words(rng.randint(5, 30))})
-            msgs.append({"role": "user", "content": words(rng.randint(3, 20))})
-    calls, t = [], 0.0
-    for i, body in enumerate(bodies):
-        if i % 50 == 0 and i:
-            t += rng.choice([5, 30, 90])
-        t += 0.25 * rng.randint(1, 4)
-        calls.append({"t": t, "d": 0.25 * rng.randint(4, 240), "body": body})
-    return calls
-
-
-def payload_jsonl(calls):
-    lines = []
-    for i, c in enumerate(calls):
-        lines.append(json.dumps({
-            "id": f"chatcmpl-{i}", "trace_id": f"tr-{i}", "call_type": "acompletion",
-            "status": "success", "startTime": T0 + c["t"], "endTime": T0 + c["t"] + c["d"],
-            "model": "m", "messages": c["body"]["messages"], "model_parameters": {},
-            "response": {}}, ensure_ascii=False))
-    return "\n".join(lines) + "\n"
+    bodies, _ = router_logs.chat_bodies(rng, conversations, turns,
+                                        "abcdefghijklmnopqrstuvwxyz <>&éü中文🙂\u2028\x01\t\n\"",
+                                        image_url="http://x/y.png?a&b")
+    return router_logs.bursty_calls(rng, bodies, burst=50, quiet_s=[5, 30, 90],
+                                    duration=lambda body: 0.25 * rng.randint(4, 240))
 
 
 class LlmdPrefix(unittest.TestCase):
@@ -254,7 +190,7 @@ class LlmdPrefix(unittest.TestCase):
     def test_routes_match_an_independent_implementation(self):
         calls = generated_calls(seed=33)
         self.assertGreater(len(calls), 350)
-        log = self.write("payload.jsonl", payload_jsonl(calls))
+        log = self.write("payload.jsonl", router_logs.litellm_payload_jsonl(calls))
         routes = os.path.join(self.dir, "routes.jsonl")
         runs = [(4, 7, {}), (8, 1, {"config": "default"}),
                 (4, 3, {"lruCapacityPerServer": 300, "maxPrefixBlocksToMatch": 8,

@@ -18,14 +18,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import ltl_test_env as env  # noqa: E402
-
-M64 = (1 << 64) - 1
-
-
-def splitmix_finalizer(x):
-    x = ((x ^ (x >> 30)) * 0xbf58476d1ce4e5b9) & M64
-    x = ((x ^ (x >> 27)) * 0x94d049bb133111eb) & M64
-    return x ^ (x >> 31)
+import router_logs  # noqa: E402
+from router_logs import M64, splitmix_finalizer  # noqa: E402
 
 
 def prompt_of(body):
@@ -70,51 +64,10 @@ def generated_log(seed, conversations=60, turns=8):
     characters outside the BMP), conversations resending their history, list contents, tool calls
     with null contents, the odd message without content, and one-off requests. Returns the
     bodies in time order."""
-    rng = random.Random(seed)
-    alphabet = "abcdefghijklmnopqrstuvwxyz éü中文🙂"
-
-    def words(n):
-        return " ".join("".join(rng.choice(alphabet) for _ in range(rng.randint(2, 9)))
-                        for _ in range(n))
-
-    systems = [words(rng.randint(20, 120)) for _ in range(4)]
-    live = []
-    events = []
-    for c in range(conversations):
-        msgs = [{"role": "system", "content": rng.choice(systems)},
-                {"role": "user", "content": words(rng.randint(3, 60))}]
-        live.append(msgs)
-    pending = list(range(conversations))
-    turn = [0] * conversations
-    while pending:
-        c = rng.choice(pending)
-        msgs = live[c]
-        events.append({"model": "m", "messages": [dict(m) for m in msgs]})
-        if rng.random() < 0.08:
-            events.append({"model": "m", "messages": [{"role": "user", "content": words(5)}]})
-        turn[c] += 1
-        if turn[c] >= turns:
-            pending.remove(c)
-            continue
-        kind = rng.random()
-        if kind < 0.3:
-            msgs.append({"role": "assistant", "content": None,
-                         "tool_calls": [{"id": "t", "type": "function",
-                                         "function": {"name": "f", "arguments": "{}"}}]})
-            msgs.append({"role": "tool", "tool_call_id": "t", "content": words(rng.randint(5, 80))})
-        elif kind < 0.45:
-            msgs.append({"role": "assistant", "content": [{"type": "text", "text": words(10)},
-                                                          {"type": "text", "text": words(4)}]})
-            msgs.append({"role": "user", "content": [{"type": "text", "text": words(8)},
-                                                     {"type": "image_url",
-                                                      "image_url": {"url": "http://x/y.png"}}]})
-        elif kind < 0.5:
-            msgs.append({"role": "assistant"})
-            msgs.append({"role": "user", "content": words(12)})
-        else:
-            msgs.append({"role": "assistant", "content": words(rng.randint(5, 60))})
-            msgs.append({"role": "user", "content": words(rng.randint(3, 40))})
-    return events
+    bodies, _ = router_logs.chat_bodies(random.Random(seed), conversations, turns,
+                                        "abcdefghijklmnopqrstuvwxyz éü中文🙂",
+                                        lengths=router_logs.LONG_TURNS)
+    return bodies
 
 
 def csv_text(bodies, sessions=None):

@@ -25,17 +25,13 @@ import json
 import math
 import os
 import random
-import struct
 import sys
 import unittest
 import uuid
 
 sys.path.insert(0, os.path.dirname(__file__))
 import ltl_test_env as env  # noqa: E402
-
-
-def f32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]
+from router_logs import f32  # noqa: E402
 
 
 def smg_text(body):
