@@ -6,46 +6,18 @@
 // Block size 4 throughout, warm-up 0, every duration logged so times are exact.
 #include <gtest/gtest.h>
 
+#include "engine_trace_builders.h"
 #include "simulate/engine_pool.h"
 
 namespace ltl {
 namespace {
 
-struct R {
-  double t;
-  std::vector<uint64_t> ids;
-  int64_t input;
-  int64_t output;
-  double duration;
-};
-
-Trace Build(const std::vector<R>& reqs) {
-  std::vector<RequestRecord> recs;
-  uint64_t line = 1;
-  for (const R& r : reqs) {
-    RequestRecord rec;
-    rec.line = line++;
-    rec.time_s = r.t;
-    rec.has_time = true;
-    rec.block_ids = r.ids;
-    rec.block_size = 4;
-    rec.input_tokens = r.input;
-    rec.output_tokens = r.output;
-    rec.duration_s = r.duration;
-    recs.push_back(rec);
-  }
-  return BuildTrace(recs);
-}
+using R = testing::EngineReq;
+using testing::EngineTrace;
 
 EngineReplayResult ReplayPool(const std::vector<R>& reqs, uint64_t capacity,
                               uint32_t max_seqs = 256) {
-  Trace t = Build(reqs);
-  ReplayOptions o;
-  o.warmup = 0;
-  EngineOptions eo;
-  eo.capacity_blocks = capacity;
-  eo.max_num_seqs = max_seqs;
-  return RunEngineReplay(t, o, VllmEngine(), eo);
+  return testing::ReplayEnginePool(VllmEngine(), reqs, capacity, max_seqs);
 }
 
 TEST(EnginePoolVllm, WaitsInArrivalOrderBehindTheHead) {
@@ -134,13 +106,11 @@ TEST(EnginePoolVllm, CompletionsAtAnInstantAreReleasedBeforeArrivals) {
 TEST(EnginePoolVllm, UnloggedDurationsFollowTheLoadModelFromAdmission) {
   // A: 8 uncached tokens at 4 tok/s prefill + 2 output at 1 tok/s = 4 s. B waits for the pool
   // (2 blocks) until 4; its 1 hit block leaves 4 uncached tokens: prefill 1 s.
-  Trace t = Build({{0, {1, 2}, 8, 2, -1}, {1, {1, 2}, 8, 0, -1}, {2, {5}, 4, 0, -1}});
-  ReplayOptions o;
-  o.warmup = 0;
+  Trace t = EngineTrace({{0, {1, 2}, 8, 2, -1}, {1, {1, 2}, 8, 0, -1}, {2, {5}, 4, 0, -1}});
   EngineOptions eo;
   eo.capacity_blocks = 3;
   eo.load = {4, 1, true};
-  auto r = RunEngineReplay(t, o, VllmEngine(), eo);
+  auto r = RunEngineReplay(t, testing::Cold(), VllmEngine(), eo);
   ASSERT_EQ(r.waiting_s.size(), 3u);
   EXPECT_DOUBLE_EQ(r.waiting_s[1], 3);  // A holds 3 blocks (8 + 2 tokens) until 4
   // B took A's free hashed block 1 and 1 new block; C takes the last free one (hash 2) at 4.

@@ -7,44 +7,16 @@
 // Nodes are named by their block id; o1, o2 are output blocks (unique to their request).
 #include <gtest/gtest.h>
 
+#include "engine_trace_builders.h"
 #include "simulate/engine_pool.h"
 
 namespace ltl {
 namespace {
 
-struct R {
-  double t;
-  std::vector<uint64_t> ids;
-  int64_t input;
-  int64_t output;
-  double duration;
-};
-
-Trace Build(const std::vector<R>& reqs) {
-  std::vector<RequestRecord> recs;
-  uint64_t line = 1;
-  for (const R& r : reqs) {
-    RequestRecord rec;
-    rec.line = line++;
-    rec.time_s = r.t;
-    rec.has_time = true;
-    rec.block_ids = r.ids;
-    rec.block_size = 4;
-    rec.input_tokens = r.input;
-    rec.output_tokens = r.output;
-    rec.duration_s = r.duration;
-    recs.push_back(rec);
-  }
-  return BuildTrace(recs);
-}
+using R = testing::EngineReq;
 
 EngineReplayResult ReplayPool(const std::vector<R>& reqs, uint64_t capacity) {
-  Trace t = Build(reqs);
-  ReplayOptions o;
-  o.warmup = 0;
-  EngineOptions eo;
-  eo.capacity_blocks = capacity;
-  return RunEngineReplay(t, o, SglangEngine(), eo);
+  return testing::ReplayEnginePool(SglangEngine(), reqs, capacity);
 }
 
 TEST(EngineRadixSglang, IsRegistered) {

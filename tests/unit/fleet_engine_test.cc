@@ -6,6 +6,7 @@
 // duration logged so times are exact.
 #include <gtest/gtest.h>
 
+#include "engine_trace_builders.h"
 #include "simulate/engine_pool.h"
 #include "simulate/fleet_sim.h"
 #include "simulate/lru_curve.h"
@@ -14,30 +15,9 @@
 namespace ltl {
 namespace {
 
-struct R {
-  double t;
-  std::vector<uint64_t> ids;
-  int64_t input;
-  double duration;
-};
-
-Trace Build(const std::vector<R>& reqs) {
-  std::vector<RequestRecord> recs;
-  uint64_t line = 1;
-  for (const R& r : reqs) {
-    RequestRecord rec;
-    rec.line = line++;
-    rec.time_s = r.t;
-    rec.has_time = true;
-    rec.block_ids = r.ids;
-    rec.block_size = 4;
-    rec.input_tokens = r.input;
-    rec.output_tokens = 0;
-    rec.duration_s = r.duration;
-    recs.push_back(rec);
-  }
-  return BuildTrace(recs);
-}
+using R = testing::EngineReq;
+using testing::Cold;
+using testing::EngineTrace;
 
 FleetOptions EngineFleet(uint32_t workers, std::vector<uint64_t> caps, const char* policy,
                          const KvEngine& engine = VllmEngine()) {
@@ -51,23 +31,17 @@ FleetOptions EngineFleet(uint32_t workers, std::vector<uint64_t> caps, const cha
   return o;
 }
 
-ReplayOptions Cold() {
-  ReplayOptions o;
-  o.warmup = 0;
-  return o;
-}
-
 TEST(FleetEngine, RoundRobinRequestsWaitOnTheirOwnWorkersPool) {
   // Pools of 3 blocks. Round-robin: A, C, E on worker 0; B, D on worker 1. A [1,2] runs until 10.
   // B [1,2] misses on worker 1's empty pool. C [1,2,3] (9 tokens) hits A's two running blocks (8
   // tokens, shared) and takes the last free block; runs until 102. D [5] takes worker 1's free
   // block. E [6,7] needs 2 blocks on worker 0: at 10 A ends but C still holds 1 and 2; all three
   // blocks come free when C ends at 102, so E waits 98 s — while worker 1 sits idle.
-  Trace t = Build({{0, {1, 2}, 8, 10},
-                   {1, {1, 2}, 8, 10},
-                   {2, {1, 2, 3}, 9, 100},
-                   {3, {5}, 4, 1},
-                   {4, {6, 7}, 8, 1}});
+  Trace t = EngineTrace({{0, {1, 2}, 8, 0, 10},
+                         {1, {1, 2}, 8, 0, 10},
+                         {2, {1, 2, 3}, 9, 0, 100},
+                         {3, {5}, 4, 0, 1},
+                         {4, {6, 7}, 8, 0, 1}});
   FleetResult r =
       SimulateFleet(t, Cold(), EngineFleet(2, {3}, "round-robin"), LruCurve::Compute(t, Cold()));
   const FleetPoint& p = r.policies[0].points[0];
@@ -88,7 +62,7 @@ TEST(FleetEngine, ACacheAwareRouterCountsQueuedRequestsAsInFlight) {
   // 2 > 1.5 x 0, so the guard sends it to worker 1 (counting only running requests, 1 - 0 > 1 is
   // false and C would queue behind B). B is admitted at 100, when A frees both blocks: its first
   // block is still hashed there, 4 tokens hit.
-  Trace t = Build({{0, {1, 2}, 8, 100}, {1, {1, 2}, 8, 1}, {2, {1, 2}, 8, 1}});
+  Trace t = EngineTrace({{0, {1, 2}, 8, 0, 100}, {1, {1, 2}, 8, 0, 1}, {2, {1, 2}, 8, 0, 1}});
   FleetOptions o = EngineFleet(2, {2}, "prefix-aware");
   o.balance_abs_threshold = 1;
   o.balance_rel_threshold = 1.5;
@@ -105,8 +79,8 @@ TEST(FleetEngine, ACacheAwareRouterSeesBlocksKeptInAFinishedRequestsPool) {
   // A [1,2] (9 tokens) ran on worker 0 and finished; its blocks are free but still hashed. B
   // [1,2,3] (12 tokens) matches them there (its hit stops at floor(11 / 4) = 2 blocks) and
   // prefix-aware sends it to worker 0: 8 tokens hit. Round-robin sends it to worker 1: nothing.
-  const std::vector<R> reqs = {{0, {1, 2, 3}, 9, 1}, {5, {1, 2, 3}, 12, 1}};
-  Trace t = Build(reqs);
+  const std::vector<R> reqs = {{0, {1, 2, 3}, 9, 0, 1}, {5, {1, 2, 3}, 12, 0, 1}};
+  Trace t = EngineTrace(reqs);
   FleetResult aware =
       SimulateFleet(t, Cold(), EngineFleet(2, {8}, "prefix-aware"), LruCurve::Compute(t, Cold()));
   EXPECT_EQ(aware.policies[0].points[0].routes, (std::vector<uint32_t>{0, 0}));
@@ -117,13 +91,7 @@ TEST(FleetEngine, ACacheAwareRouterSeesBlocksKeptInAFinishedRequestsPool) {
 }
 
 TEST(FleetEngine, OneWorkerIsTheSinglePoolAndThePooledBoundIsOnePoolOfNTimesTheSize) {
-  std::vector<R> reqs;
-  for (int k = 0; k < 40; ++k) {
-    std::vector<uint64_t> ids = {1, 2};
-    for (int j = 0; j <= k % 5; ++j) ids.push_back(100 + 10 * (k % 7) + j);
-    reqs.push_back({k * 0.5, ids, static_cast<int64_t>(ids.size()) * 4 - 1, 3.0 + (k % 4)});
-  }
-  Trace t = Build(reqs);
+  Trace t = EngineTrace(testing::SharedPrefixRequests());
   for (uint64_t cap : {uint64_t{8}, uint64_t{16}, uint64_t{64}}) {
     EngineOptions eo;
     eo.capacity_blocks = cap;
@@ -150,13 +118,7 @@ TEST(FleetEngine, OneWorkerIsTheSinglePoolAndThePooledBoundIsOnePoolOfNTimesTheS
 
 TEST(FleetEngine, SglangWorkersRunTheSamePoolAndARouterSeesARunningRequestsPrompt) {
   // One sglang worker is the single sglang pool, whatever the router.
-  std::vector<R> reqs;
-  for (int k = 0; k < 40; ++k) {
-    std::vector<uint64_t> ids = {1, 2};
-    for (int j = 0; j <= k % 5; ++j) ids.push_back(100 + 10 * (k % 7) + j);
-    reqs.push_back({k * 0.5, ids, static_cast<int64_t>(ids.size()) * 4 - 1, 3.0 + (k % 4)});
-  }
-  Trace t = Build(reqs);
+  Trace t = EngineTrace(testing::SharedPrefixRequests());
   for (uint64_t cap : {uint64_t{8}, uint64_t{16}, uint64_t{64}}) {
     EngineOptions eo;
     eo.capacity_blocks = cap;
@@ -171,7 +133,7 @@ TEST(FleetEngine, SglangWorkersRunTheSamePoolAndARouterSeesARunningRequestsPromp
   // A [1,2,3] runs on worker 0 until 100; its prompt entered the tree at admission, locked. B, the
   // same 12 tokens, matches 2 blocks there (floor(11 / 4)) while A runs: prefix-aware sends it to
   // worker 0 and 8 tokens hit.
-  Trace two = Build({{0, {1, 2, 3}, 12, 100}, {1, {1, 2, 3}, 12, 1}});
+  Trace two = EngineTrace({{0, {1, 2, 3}, 12, 0, 100}, {1, {1, 2, 3}, 12, 0, 1}});
   FleetResult aware =
       SimulateFleet(two, Cold(), EngineFleet(2, {8}, "prefix-aware", SglangEngine()),
                     LruCurve::Compute(two, Cold()));
@@ -180,7 +142,7 @@ TEST(FleetEngine, SglangWorkersRunTheSamePoolAndARouterSeesARunningRequestsPromp
 }
 
 TEST(FleetEngine, ARequestLargerThanAWorkersPoolIsSkippedAndCounted) {
-  Trace t = Build({{0, {1, 2, 3}, 12, 1}, {1, {4}, 4, 1}});
+  Trace t = EngineTrace({{0, {1, 2, 3}, 12, 0, 1}, {1, {4}, 4, 0, 1}});
   for (const char* policy : {"round-robin", "prefix-aware"}) {
     FleetResult r =
         SimulateFleet(t, Cold(), EngineFleet(2, {2}, policy), LruCurve::Compute(t, Cold()));
