@@ -242,7 +242,7 @@ std::string FleetSectionHtml(const FleetResult& f, uint32_t block_size, double w
                        HtmlEscape(pr.policy->fallback_rule()));
     if (pr.policy->named()) {
       s += fmt::format("{} ({}): {}. ", pr.policy->name(), HtmlEscape(pr.policy->source()),
-                       HtmlEscape(pr.policy->view()));
+                       HtmlEscape(pr.policy->ViewLine(o)));
       if (pr.policy->text_view() && pr.requests_without_text > 0)
         s += fmt::format(
             "{}: {} requests have no prompt text (hashed trace or shard) and were "

@@ -82,7 +82,7 @@ Json FleetToJson(const FleetResult& f, uint32_t block_size) {
     if (pr.policy->named()) {
       Json router;
       router["source"] = std::string(pr.policy->source());
-      router["view"] = std::string(pr.policy->view());
+      router["view"] = pr.policy->ViewLine(entry);
       Json params = Json::object();
       for (const RouterParam& k : pr.policy->params())
         params[std::string(k.key)] = RouterParamValue(entry, *pr.policy, k.key);

@@ -115,7 +115,7 @@ std::string RenderFleetSummary(const FleetResult& f, uint32_t block_size, double
             WithCommas(static_cast<int64_t>(f.requests)), key, pr.policy->fallback_rule());
     }
     if (pr.policy->named()) {
-      out += fmt::format("  {}: {}\n", pr.policy->name(), pr.policy->view());
+      out += fmt::format("  {}: {}\n", pr.policy->name(), pr.policy->ViewLine(o));
       if (pr.policy->text_view() && pr.requests_without_text > 0)
         out += fmt::format(
             "  {}: {} of {} requests have no prompt text (hashed trace or shard): routed on their "

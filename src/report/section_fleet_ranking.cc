@@ -108,7 +108,7 @@ Json RankingJson(const FleetResult& f, const FleetRanking& r, uint32_t block_siz
         q["policy"] = std::string(pr.policy->name());
         if (!pr.sweep.router.empty())
           q["sweep"] = Json{{"key", pr.sweep.key}, {"value", pr.sweep.value}};
-        if (pr.policy->named()) q["view"] = std::string(pr.policy->view());
+        if (pr.policy->named()) q["view"] = pr.policy->ViewLine(f.options);
       }
       q["hit_rate"] = row.hit_rate;
       q["hit_tokens"] = row.hit_tokens;
@@ -222,7 +222,7 @@ std::string RankingHtml(const FleetResult& f, const FleetRanking& r, uint32_t bl
     s += "<ul class=\"router-views\">";
     for (const RoutingPolicy* p : named)
       s += fmt::format("<li><strong>{}</strong>: {}</li>", HtmlEscape(p->name()),
-                       HtmlEscape(p->view()));
+                       HtmlEscape(p->ViewLine(f.options)));
     s += "</ul>\n";
   }
   return s + "</section>\n";

@@ -313,6 +313,12 @@ class AibrixPrefix final : public CacheAwareRouter {
     return "matches 4-byte blocks of the message contents joined with spaces (a non-string "
            "content as its JSON); roles, tools and the chat template are invisible to it";
   }
+  // The block size the ingest stage cut this run's view at (block_size, 4 by default).
+  std::string ViewLine(const FleetOptions& o) const override {
+    return "matches " + std::to_string(AibrixViewBlockBytes({this}, o)) +
+           "-byte blocks of the message contents joined with spaces (a non-string content as its "
+           "JSON); roles, tools and the chat template are invisible to it";
+  }
   bool text_view() const override { return true; }
   uint32_t view_kinds() const override { return kViewAibrixBlocks; }
   bool has_load_guard() const override { return true; }

@@ -55,6 +55,11 @@ class RoutingPolicy {
   bool named() const { return !source().empty(); }
   // The router's view of a request in one line ("matches ...; ... are invisible to it").
   virtual std::string_view view() const { return ""; }
+  // The view line of a run with these options (what reports print): view(), unless a parameter
+  // of the run shapes the view (aibrix-prefix.block_size).
+  virtual std::string ViewLine(const FleetOptions& /*options*/) const {
+    return std::string(view());
+  }
   // Its view is computed from prompt text (RequestRecord::view): without text it routes on block
   // ids, counted in FleetPolicyResult::requests_without_text.
   virtual bool text_view() const { return false; }

@@ -197,6 +197,10 @@ class AibrixPrefix(unittest.TestCase):
             self.assertIn("aibrix@e3e10f9e", pol["router"]["source"])
             for k, v in params.items():
                 self.assertEqual(pol["router"]["params"][k], v)
+            # The view line names the block size the view was cut at (report and terminal).
+            view = f"matches {params.get('block_size', 4)}-byte blocks of the message contents"
+            self.assertIn(view, pol["router"]["view"])
+            self.assertIn(f"aibrix-prefix: {view}", r.stdout)
         self.assertGreater(total_guards, 20)  # the imbalance rule was exercised
 
     def test_hashed_trace_routes_on_block_ids_and_says_so(self):

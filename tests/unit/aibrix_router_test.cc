@@ -323,9 +323,13 @@ TEST(AibrixPrefix, NamedWithItsParametersAndViewSize) {
   EXPECT_EQ(RouterParamValue(o, p, "standard_deviation_factor"), 1);
   EXPECT_EQ(AibrixViewBlockBytes({&p}, o), 4u);
   EXPECT_EQ(AibrixViewBlockBytes({}, o), 0u);
+  EXPECT_EQ(p.ViewLine(o).rfind("matches 4-byte blocks of the message contents", 0), 0u);
   o.router_params.push_back(Param("block_size", 16));
   EXPECT_EQ(AibrixViewBlockBytes({&p}, o), 16u);
   EXPECT_EQ(p.Label(o), "aibrix-prefix (block_size=16)");
+  // The report's view line says the size the view was cut at.
+  EXPECT_EQ(p.ViewLine(o).rfind("matches 16-byte blocks of the message contents", 0), 0u);
+  EXPECT_EQ(p.ViewLine(o).find("4-byte"), std::string::npos);
 }
 
 }  // namespace
