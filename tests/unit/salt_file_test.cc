@@ -23,7 +23,9 @@ std::string Slurp(const std::string& path) {
 }
 
 TEST(SaltFile, CreatedPrivateThenReused) {
-  std::string path = (testing::TempDir() / "salt-a").string();
+  // A directory of its own: the check for temporary files below lists it.
+  const std::filesystem::path dir = testing::EmptyTempDir("salt-created");
+  std::string path = (dir / "salt-a").string();
   std::filesystem::remove(path);
   auto first = LoadOrCreateSalt(path);
   ASSERT_TRUE(first.ok()) << first.status().message();
@@ -46,13 +48,13 @@ TEST(SaltFile, CreatedPrivateThenReused) {
   ASSERT_TRUE(parsed.ok());
   EXPECT_EQ(parsed->k0, first->key.k0);
 
-  std::string other = (testing::TempDir() / "salt-b").string();
+  std::string other = (dir / "salt-b").string();
   std::filesystem::remove(other);
   auto second = LoadOrCreateSalt(other);
   ASSERT_TRUE(second.ok());
   EXPECT_NE(second->key.k0, first->key.k0);
   // No temporary files left beside them.
-  for (auto& e : std::filesystem::directory_iterator(testing::TempDir()))
+  for (auto& e : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
 }
 

@@ -32,6 +32,17 @@ inline std::filesystem::path TempDir() {
   return dir.path.empty() ? std::filesystem::path("/tmp") : dir.path;
 }
 
+// A new, empty directory TempDir()/name, for a test that reads a directory's contents: TempDir()
+// is shared by every test of the process (a whole `ltl_tests` run is one process) and holds what
+// the tests before it wrote.
+inline std::filesystem::path EmptyTempDir(const std::string& name) {
+  auto dir = TempDir() / name;
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  std::filesystem::create_directories(dir, ec);
+  return dir;
+}
+
 inline std::string WriteTemp(const std::string& name, const std::string& content) {
   auto path = TempDir() / name;
   std::ofstream(path, std::ios::binary) << content;

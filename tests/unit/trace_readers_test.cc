@@ -239,10 +239,13 @@ TEST(InputStream, TruncatedCompressedInputIsAnError) {
 }
 
 TEST(InputStream, MissingFileAndDirectoryAreOneLineErrors) {
-  Loaded a = Load(testing::TempDir().string() + "/does-not-exist.jsonl");
+  // A directory of its own: a directory input is read as cache traces, and TempDir() holds the
+  // *.json files earlier tests of the process wrote (HfTokenizer's), which it would read.
+  const std::filesystem::path dir = testing::EmptyTempDir("missing-file-and-directory");
+  Loaded a = Load((dir / "does-not-exist.jsonl").string());
   EXPECT_FALSE(a.status.ok());
   EXPECT_NE(a.status.message().find("does-not-exist.jsonl: cannot open"), std::string::npos);
-  Loaded b = Load(testing::TempDir().string());
+  Loaded b = Load(dir.string());
   EXPECT_FALSE(b.status.ok());
   EXPECT_NE(b.status.message().find("is a directory"), std::string::npos);
 }
