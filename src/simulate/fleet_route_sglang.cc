@@ -120,6 +120,12 @@ class SglangCacheAware final : public CacheAwareRouter {
            "single spaces, empty ones skipped; roles, tools, tool calls and the chat template are "
            "invisible to it";
   }
+  // tokens=1 (gRPC mode) routes on block ids, not characters.
+  std::string ViewLine(const FleetOptions& o) const override {
+    if (RouterParamValue(o, *this, "tokens") == 0) return std::string(view());
+    return "matches the request's full token blocks (block ids: the prompt as the engine "
+           "tokenizes it, SMG's gRPC mode); a partial last block is invisible to it";
+  }
   bool text_view() const override { return true; }
   uint32_t view_kinds() const override { return kViewCodePoints; }
   bool has_load_guard() const override { return true; }

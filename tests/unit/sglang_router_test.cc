@@ -280,6 +280,13 @@ TEST(SglangCacheAware, EvictionAtTheFirstRequestAfterEachInterval) {
   EXPECT_EQ(run->Choose(3, f.view()).worker, 1u);
 }
 
+TEST(SglangCacheAware, ViewLineSaysTokenBlocksInGrpcMode) {
+  const std::string chars = Router().ViewLine(Options(2));
+  EXPECT_EQ(chars.rfind("matches characters (code points)", 0), 0u) << chars;
+  const std::string tokens = Router().ViewLine(Options(2, {{"tokens", 1}}));
+  EXPECT_EQ(tokens.rfind("matches the request's full token blocks", 0), 0u) << tokens;
+}
+
 TEST(SglangCacheAware, WithoutTextRoutesOnBlockIds) {
   std::vector<RequestRecord> recs;
   for (int i = 0; i < 3; ++i) {
