@@ -8,7 +8,7 @@
 #   scale     the generated 12M-access hashed trace of tests/integration/test_sampling_scale.py,
 #             seeds 1..8 (eight independent traces).
 # Per run: kept blocks, the largest |sampled - exact| in points over the capacities whose sampled
-# cache holds >= 300 blocks, the largest stated error there, the ceiling's difference and stated
+# cache holds >= 300 blocks, how many of them lie inside their stated error, the largest stated error there, the ceiling's difference and stated
 # error, peak RSS (/usr/bin/time %M) and its ratio to the exact run's.
 # Usage: bench/run-sampling-error.sh BINARY
 set -euo pipefail
@@ -39,14 +39,15 @@ def compare(label, exact, sampled, rate):
     diff = max((x for x, _ in rows), default=float("nan"))
     stated = max((y for _, y in rows), default=float("nan"))
     cdiff = (s["ceiling"]["hit_rate"] - e["ceiling"]["hit_rate"]) * 100
+    inside = sum(1 for x, y in rows if x <= y)
     sm = s["sampling"]
-    print(f"| {label} | {rate} | {sm['kept_blocks']:,} | {len(rows)} | {diff:.2f} | {stated:.2f} "
+    print(f"| {label} | {rate} | {sm['kept_blocks']:,} | {len(rows)} | {inside} | {diff:.2f} | {stated:.2f} "
           f"| {cdiff:+.2f} | {s['ceiling'].get('error_points', float('nan')):.2f} "
           f"| {srss / 1024:.0f} MiB | {srss / erss:.2f} |", flush=True)
 
-print("| trace | rate | kept blocks | capacities checked | max \\|diff\\| (points) | max stated "
+print("| trace | rate | kept blocks | capacities checked | inside stated | max \\|diff\\| (points) | max stated "
       "| ceiling diff | ceiling stated | peak RSS | vs exact |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 mc = "../shared/data/conversation_trace.jsonl"
 if os.path.exists(mc):
     caps = [4096 * 2**k for k in range(8)]

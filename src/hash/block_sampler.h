@@ -20,7 +20,7 @@
 namespace ltl {
 
 inline constexpr uint64_t kKeepAll = std::numeric_limits<uint64_t>::max();
-inline constexpr unsigned kSampleGroups = 8;
+inline constexpr unsigned kSampleGroups = 32;
 
 inline uint64_t SampleKey(uint64_t block_id) {
   return SplitMix64Finalizer(block_id);

@@ -43,8 +43,9 @@ class SamplingPart final : public ReportSection {
              {"kept_blocks", s.kept_blocks},
              {"kept_accesses", s.kept_accesses},
              {"error",
-              "95% half-width in points of hit rate: t(7) x the standard error of 8 disjoint "
-              "block groups' estimates"},
+              "95% half-width in points of hit rate: t(31) x the standard error of 32 disjoint "
+              "block groups' estimates, with the curve's change over the binomial spread of "
+              "sampled stack distances in quadrature at bounded capacities"},
              {"max_error_points", s.max_error_points},
              {"omitted", omitted}};
   }

@@ -25,8 +25,9 @@ uint64_t BinStart(size_t k) {
   const size_t e = 5 + (k - 32) / 16, sub = (k - 32) % 16;
   return uint64_t{16 + sub} << (e - 4);
 }
-// 97.5% quantile of Student's t with kSampleGroups - 1 = 7 degrees of freedom.
-constexpr double kT7 = 2.365;
+// 97.5% quantile of Student's t with kSampleGroups - 1 = 31 degrees of freedom.
+constexpr double kT31 = 2.040;
+static_assert(kSampleGroups == 32, "kT31 is the t quantile for 32 groups");
 
 constexpr uint32_t kNever = std::numeric_limits<uint32_t>::max();
 constexpr int32_t kOwnerNone = -1;
@@ -344,7 +345,7 @@ double LruCurve::ErrorPoints(uint64_t capacity_blocks) const {
   double ss = 0;
   for (unsigned g = 0; g < n; ++g) ss += (est[g] - mean) * (est[g] - mean);
   const double se = std::sqrt(ss / (n * (n - 1.0)));
-  const double selection = 100.0 * kT7 * se;
+  const double selection = 100.0 * kT31 * se;
   if (cs == kUnboundedCapacity || measured_tokens_ <= 0) return selection;
   // The distortion of stack distances: a block at true distance D has ~Binomial(D, R) kept blocks
   // above it, so capacity C is read at ceil(C * R) +- 1.96 sqrt(C * R) (95%); the curve's own

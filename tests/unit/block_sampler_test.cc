@@ -133,8 +133,8 @@ TEST(BlockSampler, MaxBlocksKeepsTheSmallestKeys) {
 TEST(BlockSampler, CapacitiesScaleByTheRateAndHitsBack) {
   // Rate 1/2. Kept a, b; dropped x, y; 4 tokens per one-block request, cold start.
   // Sampled trace: a, b, a. The last a has sampled stack distance 1: it hits at sampled capacity
-  // ceil(C / 2) >= 2, i.e. C >= 3. Hit rate = kept hit tokens / kept tokens = 4 / 12, times the
-  // 20 measured tokens: 6.67, rounded to 7.
+  // ceil(C / 2) >= 2, i.e. C >= 3. Hit tokens = measured tokens - kept missed tokens / R =
+  // 20 - 8 / 0.5 = 4 (the ratio of kept hits to kept tokens would give 4 / 12 x 20 = 7).
   const auto kept = Ids(true, 2, 512), dropped = Ids(false, 2, 512);
   const uint64_t a = kept[0], b = kept[1], x = dropped[0], y = dropped[1];
   std::vector<RequestRecord> recs = {Rec({a}, 4, 4, 1), Rec({x}, 4, 4, 2), Rec({b}, 4, 4, 3),
@@ -148,19 +148,19 @@ TEST(BlockSampler, CapacitiesScaleByTheRateAndHitsBack) {
   EXPECT_EQ(c.measured_tokens(), 20);
   EXPECT_EQ(c.At(1).hit, 0);
   EXPECT_EQ(c.At(2).hit, 0);
-  EXPECT_EQ(c.At(3).hit, 7);
-  EXPECT_EQ(c.Unbounded().hit, 7);
+  EXPECT_EQ(c.At(3).hit, 4);
+  EXPECT_EQ(c.Unbounded().hit, 4);
   EXPECT_EQ(c.saturation_blocks(), 3u);
   const std::vector<CurvePoint> dense = c.Dense(10);
   ASSERT_EQ(dense.size(), 1u);
   EXPECT_EQ(dense[0].capacity_blocks, 3u);
-  EXPECT_EQ(dense[0].hit.hit, 7);
+  EXPECT_EQ(dense[0].hit.hit, 4);
 }
 
 TEST(BlockSampler, KeptBlocksCountTheTokensOfTheirOwnPosition) {
   // [x, a] twice (6 tokens in blocks of 4: a is the second block and stands for 2 tokens, not the
-  // first block's 4), then [b] (4 tokens, a miss). Kept tokens 2 + 2 + 4 = 8, of which 2 hit:
-  // 2 / 8 of the 16 measured tokens = 4 (a counted as 4 tokens would give 4 / 12 x 16 = 5).
+  // first block's 4), then [b] (4 tokens, a miss). Kept tokens 2 + 2 + 4 = 8, of which 6 missed:
+  // 16 measured tokens - 6 / 0.5 = 4 (a counted as 4 tokens would give 16 - 8 / 0.5 = 0).
   const auto kept = Ids(true, 2, 512);
   const uint64_t a = kept[0], b = kept[1], x = Ids(false, 1, 512)[0];
   std::vector<RequestRecord> recs = {Rec({x, a}, 6, 4, 1), Rec({x, a}, 6, 4, 2), Rec({b}, 4, 4, 3)};
