@@ -2,10 +2,14 @@
 // capacity at once) against one fixed-route fleet replay per capacity (the straightforward method),
 // in the same process; and the cost of one cache-aware replay per capacity for every cache-aware
 // router (generic and named), as a ratio to prefix-aware's in the same run.
-// Single-threaded, so the ratios compare work, not cores.
+// Single-threaded, so the ratios compare work, not cores; times are the thread's CPU time
+// (CLOCK_THREAD_CPUTIME_ID), which other work on a shared machine disturbs less than wall time.
 //
-//   build/fleet_bench [--workers N] [--accesses N] [TRACE.jsonl ...]
-#include <chrono>
+//   build/fleet_bench [--workers N] [--accesses N] [--routers A,B,...] [TRACE.jsonl ...]
+// --routers: only these cache-aware routers (prefix-aware, the baseline, always runs) and no
+// cache-oblivious comparison (for profiling one router).
+#include <time.h>
+
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -25,10 +29,11 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
+// CPU seconds this thread has run.
+double Now() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 // Agentic conversations with ids: a popular system prompt, then a history that grows every turn
@@ -84,7 +89,18 @@ int64_t FixedRouteReplay(const ltl::Trace& trace, const std::vector<uint32_t>& r
   return hit;
 }
 
-void Measure(const std::string& name, const ltl::Trace& trace, uint32_t workers) {
+void Measure(const std::string& name, const ltl::Trace& trace, uint32_t workers,
+             const std::string& only) {
+  auto wanted = [&](std::string_view router) {
+    if (only.empty() || router == "prefix-aware") return true;
+    for (size_t at = 0; at <= only.size();) {
+      size_t comma = only.find(',', at);
+      if (comma == std::string::npos) comma = only.size();
+      if (std::string_view(only).substr(at, comma - at) == router) return true;
+      at = comma + 1;
+    }
+    return false;
+  };
   ltl::ReplayOptions replay;
   ltl::FleetOptions o;
   o.workers = workers;
@@ -99,16 +115,17 @@ void Measure(const std::string& name, const ltl::Trace& trace, uint32_t workers)
               o.capacity_blocks.size());
   for (const ltl::RoutingPolicy* p :
        {*ltl::FindRoutingPolicy("round-robin"), *ltl::FindRoutingPolicy("session")}) {
+    if (!only.empty()) break;
     ltl::StaticRoutes routes = p->AsStatic()->Route(trace, o);
-    auto t0 = Clock::now();
+    const double t0 = Now();
     std::vector<ltl::FleetPoint> points = ltl::EvaluateStaticRoutes(trace, routes, replay, o);
-    double curves = Seconds(t0, Clock::now());
+    double curves = Now() - t0;
     double replays = 0;
     bool agree = true;
     for (size_t c = 0; c < o.capacity_blocks.size(); ++c) {
-      auto a = Clock::now();
+      const double a = Now();
       int64_t h = FixedRouteReplay(trace, routes.worker, workers, o.capacity_blocks[c], first);
-      replays += Seconds(a, Clock::now());
+      replays += Now() - a;
       agree = agree && h == points[c].hit_tokens;
     }
     std::printf(
@@ -124,12 +141,12 @@ void Measure(const std::string& name, const ltl::Trace& trace, uint32_t workers)
   double baseline = 0;
   for (const ltl::RoutingPolicy* p : ltl::RoutingPolicies()) {
     const ltl::CacheAwareRouter* router = p->AsCacheAware();
-    if (!router) continue;
+    if (!router || !wanted(p->name())) continue;
     double total = 0;
     for (uint64_t cap : o.capacity_blocks) {
-      auto a = Clock::now();
+      const double a = Now();
       ltl::SimulateCacheAware(trace, *router, cap, replay, o, out);
-      total += Seconds(a, Clock::now());
+      total += Now() - a;
     }
     double each = total / static_cast<double>(o.capacity_blocks.size());
     if (p->name() == "prefix-aware") baseline = each;
@@ -147,11 +164,14 @@ int main(int argc, char** argv) {
   uint64_t target = 20'000'000;
   uint32_t workers = 8;
   std::vector<std::string> files;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--accesses") == 0 && i + 1 < argc)
       target = std::stoull(argv[++i]);
     else if (std::strcmp(argv[i], "--workers") == 0 && i + 1 < argc)
       workers = static_cast<uint32_t>(std::stoul(argv[++i]));
+    else if (std::strcmp(argv[i], "--routers") == 0 && i + 1 < argc)
+      only = argv[++i];
     else
       files.push_back(argv[i]);
   }
@@ -167,8 +187,9 @@ int main(int argc, char** argv) {
     }
     auto slash = f.rfind('/');
     Measure(slash == std::string::npos ? f : f.substr(slash + 1), ltl::BuildTrace(loaded->records),
-            workers);
+            workers, only);
   }
-  if (target > 0) Measure("generated agentic (bs 16)", ltl::BuildTrace(Generate(target)), workers);
+  if (target > 0)
+    Measure("generated agentic (bs 16)", ltl::BuildTrace(Generate(target)), workers, only);
   return 0;
 }

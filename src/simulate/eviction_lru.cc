@@ -13,11 +13,7 @@ class LruCache final : public BlockCache {
   LruCache(uint64_t capacity, uint32_t dense) : cache_(capacity, dense) {}
   uint32_t Match(const uint32_t* ids, uint32_t n) const override { return cache_.Match(ids, n); }
   void Admit(const uint32_t* ids, uint32_t n, uint32_t /*hit*/, EvictOrder order) override {
-    if (order == EvictOrder::kTailFirst) {
-      for (uint32_t j = n; j-- > 0;) cache_.Touch(ids[j]);
-    } else {
-      for (uint32_t j = 0; j < n; ++j) cache_.Touch(ids[j]);
-    }
+    cache_.TouchAll(ids, n, order == EvictOrder::kTailFirst);
   }
   uint64_t size() const override { return cache_.size(); }
 

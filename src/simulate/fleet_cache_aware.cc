@@ -5,6 +5,7 @@
 
 #include "simulate/eviction_policy.h"
 #include "simulate/fleet_load.h"
+#include "simulate/fleet_worker_cache.h"
 #include "simulate/routing_policy.h"
 
 namespace ltl {
@@ -26,6 +27,49 @@ class StatelessRun final : public RouterRun {
   const FleetOptions& options_;
   uint32_t rotor_;  // the first tie goes to worker 0
 };
+
+// The fleet's N worker caches. Workers on LRU (the default) with dense indexes are WorkerCaches
+// sharing a FleetHolders, so a request is matched against every worker in one pass over its
+// blocks; any other policy (or size) matches each worker's cache in turn. Same matches either way.
+class FleetCaches {
+ public:
+  FleetCaches(const Trace& trace, const FleetOptions& options, uint64_t capacity_blocks) {
+    const uint32_t n = options.workers;
+    const bool dense = static_cast<uint64_t>(n) * trace.num_blocks <= kDenseIndexLimit;
+    const EvictionPolicy& policy = WorkerPolicyOf(options);
+    if (dense && &policy == &LruEviction() && n <= FleetHolders::kMaxWorkers) {
+      holders_ = std::make_unique<FleetHolders>(n, trace.num_blocks);
+      lru_.reserve(n);
+      for (uint32_t w = 0; w < n; ++w) {
+        lru_.emplace_back(capacity_blocks, trace.num_blocks);
+        lru_.back().ShareHolders(holders_.get(), w);
+      }
+      return;
+    }
+    for (uint32_t w = 0; w < n; ++w)
+      caches_.push_back(policy.MakeCache(capacity_blocks, dense ? trace.num_blocks : 0));
+  }
+  void MatchAll(const uint32_t* ids, uint32_t k, std::vector<uint32_t>* match) const {
+    if (holders_) {
+      holders_->MatchAll(ids, k, match->data());
+      return;
+    }
+    for (size_t w = 0; w < caches_.size(); ++w) (*match)[w] = caches_[w]->Match(ids, k);
+  }
+  // LruCache::Admit (eviction_lru.cc) on the shared path.
+  void Admit(uint32_t w, const uint32_t* ids, uint32_t k, uint32_t hit, EvictOrder order) {
+    if (holders_)
+      lru_[w].TouchAll(ids, k, order == EvictOrder::kTailFirst);
+    else
+      caches_[w]->Admit(ids, k, hit, order);
+  }
+
+ private:
+  std::unique_ptr<FleetHolders> holders_;
+  std::vector<WorkerCache> lru_;                     // with holders_
+  std::vector<std::unique_ptr<BlockCache>> caches_;  // otherwise
+};
+
 }  // namespace
 
 std::unique_ptr<RouterRun> StatelessCacheAwareRouter::Start(const Trace& trace,
@@ -41,11 +85,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router
   p.capacity_blocks = capacity_blocks;
   p.requests.assign(n, 0);
   p.uncached_tokens.assign(n, 0);
-  const bool dense = static_cast<uint64_t>(n) * trace.num_blocks <= kDenseIndexLimit;
-  const EvictionPolicy& policy = WorkerPolicyOf(options);
-  std::vector<std::unique_ptr<BlockCache>> caches;
-  for (uint32_t w = 0; w < n; ++w)
-    caches.push_back(policy.MakeCache(capacity_blocks, dense ? trace.num_blocks : 0));
+  FleetCaches caches(trace, options, capacity_blocks);
   OutstandingLoad load(n, options.load);
   std::vector<uint32_t> match(n, 0);
   WorkerView view{&match, &load.requests(), &load.blocks()};
@@ -57,7 +97,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router
     const TraceRequest& r = trace.requests[i];
     const uint32_t* ids = cursor.Blocks(r);
     load.AdvanceTo(r.time_s);
-    for (uint32_t w = 0; w < n; ++w) match[w] = caches[w]->Match(ids, r.num_blocks);
+    caches.MatchAll(ids, r.num_blocks, &match);
     const RouteChoice choice = run->Choose(i, view);
     const uint32_t w = choice.worker;
     if (options.keep_routes) p.routes.push_back(w);
@@ -69,7 +109,7 @@ FleetPoint SimulateCacheAware(const Trace& trace, const CacheAwareRouter& router
       ++p.requests[w];
       p.uncached_tokens[w] += r.input_tokens - hit;
     }
-    caches[w]->Admit(ids, r.num_blocks, match[w], replay.order);
+    caches.Admit(w, ids, r.num_blocks, match[w], replay.order);
     if (r.replay_only) continue;  // cache pre-population (cctrace --warm-prefix): no load
     const int64_t output = r.output_tokens >= 0 ? r.output_tokens : default_output_tokens;
     const OutstandingLoad::Times t = load.Admit(w, r.time_s, r.input_tokens - hit, output,
