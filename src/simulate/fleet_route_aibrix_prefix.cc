@@ -60,21 +60,31 @@ struct AibrixParams {
 };
 
 // PrefixHashTable's LRU store (lrustore.LRUStore), keyed by block (a block id, or a view id offset
-// by the trace's block count), each entry its holders as a bit set of `words` words. Keys are dense
-// (below `key_space`), so up to kDenseIndexLimit keys find their slot in an array (no hashing:
-// every block of every request is looked up and put), beyond it in a hash map.
+// by the trace's block count), each entry its holders as a bit set of `words` words (in the entry
+// itself for up to 64 pods, so a lookup and a put touch one place). Keys are dense (below
+// `key_space`): up to kDirectKeys keys (and 64 pods) the entry of key k is slot k + 1 (a request's
+// consecutive blocks are neighbours in memory; 32 bytes per key), else up to kDenseIndexLimit
+// keys find their slot in an array, beyond it in a hash map. Every block of every request is
+// looked up and put, so none of these hash.
 class AibrixIndex {
  public:
+  static constexpr uint64_t kDirectKeys = uint64_t{4} << 20;  // 128 MiB of entries at most
+
   AibrixIndex(uint32_t workers, uint64_t capacity, uint64_t key_space)
-      : words_((workers + 63) / 64), capacity_(capacity) {
+      : words_((workers + 63) / 64),
+        capacity_(capacity),
+        direct_(words_ == 1 && key_space <= kDirectKeys) {
     slots_.push_back({});  // slot 0: the list's sentinel (its holders unused)
-    pods_.assign(words_, 0);
-    if (key_space <= kDenseIndexLimit) dense_.assign(key_space, 0);
+    if (words_ > 1) pods_.assign(words_, 0);
+    if (direct_)
+      slots_.resize(key_space + 1);
+    else if (key_space <= kDenseIndexLimit)
+      dense_.assign(key_space, 0);
   }
   // The holders of `key`, or null when it is not indexed.
   const uint64_t* Find(uint64_t key) const {
     const uint32_t s = SlotOf(key);
-    return s == 0 ? nullptr : &pods_[static_cast<size_t>(s) * words_];
+    return s == 0 ? nullptr : Pods(s);
   }
   // Put: `pod` holds `key` as of now; the entry moves to the front.
   void Put(uint64_t key, uint32_t pod, double now) {
@@ -82,12 +92,12 @@ class AibrixIndex {
     const bool fresh = s == 0;
     if (fresh) {
       s = NewSlot(key);
-      SetSlot(key, s);
+      if (!direct_) SetSlot(key, s);
       ++size_;
     } else {
       Unlink(s);
     }
-    pods_[static_cast<size_t>(s) * words_ + pod / 64] |= 1ull << (pod % 64);
+    Pods(s)[pod / 64] |= 1ull << (pod % 64);
     slots_[s].time = now;
     LinkFront(s);
     if (fresh && size_ > capacity_) Drop(slots_[0].prev);
@@ -101,22 +111,31 @@ class AibrixIndex {
 
  private:
   struct Slot {
-    uint64_t key = 0;
+    uint64_t tag = 0;  // key + 1 while indexed, 0 otherwise
     uint32_t prev = 0, next = 0;
     double time = 0;
+    uint64_t pods = 0;  // the holders, when words_ == 1
   };
+  const uint64_t* Pods(uint32_t s) const {
+    return words_ == 1 ? &slots_[s].pods : &pods_[static_cast<size_t>(s) * words_];
+  }
+  uint64_t* Pods(uint32_t s) {
+    return words_ == 1 ? &slots_[s].pods : &pods_[static_cast<size_t>(s) * words_];
+  }
   uint32_t NewSlot(uint64_t key) {
     uint32_t s;
-    if (!free_.empty()) {
+    if (direct_) {
+      s = static_cast<uint32_t>(key + 1);
+    } else if (!free_.empty()) {
       s = free_.back();
       free_.pop_back();
     } else {
       s = static_cast<uint32_t>(slots_.size());
       slots_.push_back({});
-      pods_.resize(pods_.size() + words_, 0);
+      if (words_ > 1) pods_.resize(pods_.size() + words_, 0);
     }
-    slots_[s].key = key;
-    std::fill_n(pods_.begin() + static_cast<ptrdiff_t>(s) * words_, words_, 0);
+    slots_[s].tag = key + 1;
+    std::fill_n(Pods(s), words_, 0);
     return s;
   }
   void Unlink(uint32_t s) {
@@ -131,12 +150,16 @@ class AibrixIndex {
   }
   void Drop(uint32_t s) {
     Unlink(s);
-    SetSlot(slots_[s].key, 0);
+    if (!direct_) {
+      SetSlot(slots_[s].tag - 1, 0);
+      free_.push_back(s);
+    }
+    slots_[s].tag = 0;
     --size_;
-    free_.push_back(s);
   }
-  // The slot holding `key` (0 = none), from the dense array or the hash map.
+  // The slot holding `key` (0 = none): itself + 1, or from the dense array or the hash map.
   uint32_t SlotOf(uint64_t key) const {
+    if (direct_) return slots_[key + 1].tag != 0 ? static_cast<uint32_t>(key + 1) : 0;
     if (!dense_.empty()) return dense_[key];
     auto it = slot_of_.find(key);
     return it == slot_of_.end() ? 0 : it->second;
@@ -153,8 +176,9 @@ class AibrixIndex {
 
   uint32_t words_;
   uint64_t capacity_;
+  bool direct_;  // slot = key + 1
   std::vector<Slot> slots_;
-  std::vector<uint64_t> pods_;  // per slot, `words_` words
+  std::vector<uint64_t> pods_;  // per slot, `words_` words, when words_ > 1
   std::vector<uint32_t> free_;
   uint64_t size_ = 0;
   std::vector<uint32_t> dense_;  // per key, its slot (0 = none); empty beyond kDenseIndexLimit
@@ -175,14 +199,15 @@ class AibrixRun final : public RouterRun {
         start_s_(trace.requests.empty() ? 0 : trace.requests.front().time_s),
         candidates_(words_),
         next_(words_),
+        none_(words_, 0),
         percent_(workers) {}
 
   RouteChoice Choose(size_t i, const WorkerView& view) override {
     const TraceRequest& r = trace_.requests[i];
     const std::vector<int64_t>& running = *view.outstanding;
     index_.Expire(Tick(r.time_s), p_.ttl_s);
-    uint32_t n = 0;
-    const uint64_t* keys = Keys(i, &n);
+    const Keys keys = KeysOf(i);
+    const uint32_t n = keys.n;
 
     // 1. The imbalance rule.
     const int64_t lo = *std::min_element(running.begin(), running.end());
@@ -193,22 +218,31 @@ class AibrixRun final : public RouterRun {
     for (uint32_t w = 0; w < workers_; ++w)
       if (!choice.guard || running[w] == lo) candidates_[w / 64] |= 1ull << (w % 64);
 
-    // 2. Matching: each candidate's percent is the depth of its own run of held blocks.
+    // 2. Matching: each candidate's percent is the depth of its own run of held blocks, set when
+    // it drops out of the candidates (or at the end for those left).
     std::fill(percent_.begin(), percent_.end(), -1);
+    uint32_t matched = 0;  // blocks the remaining candidates hold
+    auto set_percent = [&](const std::vector<uint64_t>& pods, const std::vector<uint64_t>& but) {
+      const int percent = static_cast<int>(uint64_t{matched} * 100 / n);
+      for (uint32_t j = 0; j < words_; ++j)
+        for (uint64_t b = pods[j] & ~but[j]; b != 0; b &= b - 1)
+          percent_[j * 64 + static_cast<uint32_t>(__builtin_ctzll(b))] = percent;
+    };
     for (uint32_t k = 0; k < n; ++k) {
       const uint64_t* held = index_.Find(keys[k]);
       if (!held) break;
-      bool any = false;
+      uint64_t any = 0, dropped = 0;
       for (uint32_t j = 0; j < words_; ++j) {
         next_[j] = held[j] & candidates_[j];
-        any = any || next_[j] != 0;
+        any |= next_[j];
+        dropped |= candidates_[j] & ~held[j];
       }
-      if (!any) break;
+      if (any == 0) break;
+      if (matched > 0 && dropped != 0) set_percent(candidates_, next_);  // those dropping out
       candidates_.swap(next_);
-      const int percent = static_cast<int>((uint64_t{k} + 1) * 100 / n);
-      for (uint32_t w = 0; w < workers_; ++w)
-        if (candidates_[w / 64] >> (w % 64) & 1) percent_[w] = percent;
+      matched = k + 1;
     }
+    if (matched > 0) set_percent(candidates_, none_);
 
     // 3. The best match within mean + factor x sigma of the running counts.
     matched_.clear();
@@ -271,19 +305,19 @@ class AibrixRun final : public RouterRun {
     return std::sqrt(squares / static_cast<double>(v.size() - 1));
   }
   // Request i's blocks: its view ids (offset past the block ids) with text, else its block ids.
-  const uint64_t* Keys(size_t i, uint32_t* n) {
-    keys_.clear();
+  struct Keys {
+    const uint32_t* ids;
+    uint64_t offset;
+    uint32_t n;
+    uint64_t operator[](uint32_t k) const { return offset + ids[k]; }
+  };
+  Keys KeysOf(size_t i) {
     const TraceRouterViews& v = trace_.router_views;
-    if (HasAibrixView(trace_, i)) {
-      for (uint64_t k = v.aibrix_start[i]; k < v.aibrix_start[i + 1]; ++k)
-        keys_.push_back(uint64_t{trace_.num_blocks} + v.aibrix_ids[k]);
-    } else {
-      const TraceRequest& r = trace_.requests[i];
-      const uint32_t* ids = blocks_.Blocks(r);
-      keys_.assign(ids, ids + r.num_blocks);
-    }
-    *n = static_cast<uint32_t>(keys_.size());
-    return keys_.data();
+    if (HasAibrixView(trace_, i))
+      return {v.aibrix_ids.data() + v.aibrix_start[i], trace_.num_blocks,
+              static_cast<uint32_t>(v.aibrix_start[i + 1] - v.aibrix_start[i])};
+    const TraceRequest& r = trace_.requests[i];
+    return {blocks_.Blocks(r), 0, r.num_blocks};
   }
 
   const Trace& trace_;
@@ -293,8 +327,8 @@ class AibrixRun final : public RouterRun {
   BlockCursor blocks_;
   uint64_t state_;
   const double start_s_;
-  std::vector<uint64_t> candidates_, next_, keys_;
-  std::vector<int> percent_;  // per pod, -1 = not matched
+  std::vector<uint64_t> candidates_, next_, none_;  // none_: all zero
+  std::vector<int> percent_;                        // per pod, -1 = not matched
   std::vector<uint32_t> matched_, ties_;
 };
 

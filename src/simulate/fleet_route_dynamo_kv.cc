@@ -53,7 +53,8 @@ class DynamoKvRun final : public RouterRun {
         cursor_(trace),
         state_(seed),
         logits_(workers),
-        prefill_tokens_(trace.requests.size(), kNotRouted) {}
+        prefill_tokens_(trace.requests.size(), kNotRouted),
+        held_of_(trace.requests.size(), 0) {}
 
   RouteChoice Choose(size_t i, const WorkerView& view) override {
     const TraceRequest& r = trace_.requests[i];
@@ -83,6 +84,7 @@ class DynamoKvRun final : public RouterRun {
       const int64_t prefill_tokens = r.input_tokens - std::min(cached, r.input_tokens);
       active_.Add(w, ids, n, prefill_tokens);
       prefill_tokens_[i] = prefill_tokens;
+      held_of_[i] = Hold(ids, n);
     }
     RouteChoice choice;
     choice.worker = w;
@@ -121,9 +123,25 @@ class DynamoKvRun final : public RouterRun {
         active_.PrefillDone(e.worker, e.prefill_tokens);
         continue;
       }
-      const TraceRequest& r = trace_.requests[e.request];
-      active_.Free(e.worker, cursor_.Blocks(r), FullBlocks(trace_, r));
+      const uint32_t h = held_of_[e.request];
+      active_.Free(e.worker, held_[h].data(), static_cast<uint32_t>(held_[h].size()));
+      free_held_.push_back(h);
     }
+  }
+
+  // Keeps a copy of a routed request's blocks until it finishes (walking its chain again then
+  // would miss the cache); returns its slot in held_.
+  uint32_t Hold(const uint32_t* ids, uint32_t n) {
+    uint32_t h;
+    if (!free_held_.empty()) {
+      h = free_held_.back();
+      free_held_.pop_back();
+    } else {
+      h = static_cast<uint32_t>(held_.size());
+      held_.emplace_back();
+    }
+    held_[h].assign(ids, ids + n);
+    return h;
   }
 
   const Trace& trace_;
@@ -136,6 +154,9 @@ class DynamoKvRun final : public RouterRun {
   std::vector<double> logits_;
   std::vector<uint32_t> overlap_;
   std::vector<int64_t> prefill_tokens_;  // per request: routed, not yet admitted; else kNotRouted
+  std::vector<uint32_t> held_of_;        // per routed request: its blocks' slot in held_
+  std::vector<std::vector<uint32_t>> held_;
+  std::vector<uint32_t> free_held_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
 };
 
