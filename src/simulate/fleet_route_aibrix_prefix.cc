@@ -60,82 +60,93 @@ struct AibrixParams {
 };
 
 // PrefixHashTable's LRU store (lrustore.LRUStore), keyed by block (a block id, or a view id offset
-// by the trace's block count), each entry its holders as a bit set of `words` words (in the entry
-// itself for up to 64 pods, so a lookup and a put touch one place). Keys are dense (below
-// `key_space`): up to kDirectKeys keys (and 64 pods) the entry of key k is slot k + 1 (a request's
-// consecutive blocks are neighbours in memory; 32 bytes per key), else up to kDenseIndexLimit
-// keys find their slot in an array, beyond it in a hash map. Every block of every request is
-// looked up and put, so none of these hash.
+// by the trace's block count), each entry its holders as a bit set (inside the entry for up to 32
+// pods, so a lookup and a put touch one place) and the request that last put it (its log time is
+// that request's). Keys are dense (below `key_space`): up to kDirectKeys keys (and 32 pods) the
+// entry of key k is slot k + 1 (a request's consecutive blocks are neighbours in memory; 16 bytes
+// per key), else up to kDenseIndexLimit keys find their slot in an array, beyond it in a hash
+// map. Every block of every request is looked up and put, so none of these hash.
 class AibrixIndex {
  public:
-  static constexpr uint64_t kDirectKeys = uint64_t{4} << 20;  // 128 MiB of entries at most
+  static constexpr uint64_t kDirectKeys = uint64_t{8} << 20;  // 128 MiB of entries at most
 
-  AibrixIndex(uint32_t workers, uint64_t capacity, uint64_t key_space)
-      : words_((workers + 63) / 64),
+  AibrixIndex(const Trace& trace, uint32_t workers, uint64_t capacity, uint64_t key_space)
+      : trace_(trace),
+        words_((workers + 63) / 64),
+        inline_(workers <= 32),
         capacity_(capacity),
-        direct_(words_ == 1 && key_space <= kDirectKeys) {
+        direct_(inline_ && key_space <= kDirectKeys) {
     slots_.push_back({});  // slot 0: the list's sentinel (its holders unused)
-    if (words_ > 1) pods_.assign(words_, 0);
-    if (direct_)
+    if (!inline_) pods_.assign(words_, 0);
+    if (direct_) {
       slots_.resize(key_space + 1);
-    else if (key_space <= kDenseIndexLimit)
-      dense_.assign(key_space, 0);
+    } else {
+      key_of_.push_back(0);
+      if (key_space <= kDenseIndexLimit) dense_.assign(key_space, 0);
+    }
   }
-  // The holders of `key`, or null when it is not indexed.
-  const uint64_t* Find(uint64_t key) const {
-    const uint32_t s = SlotOf(key);
-    return s == 0 ? nullptr : Pods(s);
+  // The slot holding `key` (0 = none): itself + 1, or from the dense array or the hash map.
+  uint32_t SlotOf(uint64_t key) const {
+    if (direct_) return slots_[key + 1].put != 0 ? static_cast<uint32_t>(key + 1) : 0;
+    if (!dense_.empty()) return dense_[key];
+    auto it = slot_of_.find(key);
+    return it == slot_of_.end() ? 0 : it->second;
   }
-  // Put: `pod` holds `key` as of now; the entry moves to the front.
-  void Put(uint64_t key, uint32_t pod, double now) {
+  // Word j of the holders of slot s.
+  uint64_t Holders(uint32_t s, uint32_t j) const {
+    return inline_ ? slots_[s].pods : pods_[static_cast<size_t>(s) * words_ + j];
+  }
+  // Put by request i (at its log time): `pod` holds `key`; the entry moves to the front.
+  void Put(uint64_t key, uint32_t pod, size_t i) {
     uint32_t s = SlotOf(key);
     const bool fresh = s == 0;
     if (fresh) {
       s = NewSlot(key);
-      if (!direct_) SetSlot(key, s);
       ++size_;
     } else {
       Unlink(s);
     }
-    Pods(s)[pod / 64] |= 1ull << (pod % 64);
-    slots_[s].time = now;
+    if (inline_)
+      slots_[s].pods |= 1u << pod;
+    else
+      pods_[static_cast<size_t>(s) * words_ + pod / 64] |= 1ull << (pod % 64);
+    slots_[s].put = static_cast<uint32_t>(i + 1);
     LinkFront(s);
     if (fresh && size_ > capacity_) Drop(slots_[0].prev);
   }
   // The eviction tick at `tick`: entries last put more than ttl seconds before it go. Puts come in
   // time order, so the list's tail holds the oldest.
   void Expire(double tick, double ttl) {
-    while (slots_[0].prev != 0 && tick - slots_[slots_[0].prev].time > ttl) Drop(slots_[0].prev);
+    while (slots_[0].prev != 0 && tick - PutTime(slots_[0].prev) > ttl) Drop(slots_[0].prev);
   }
   size_t size() const { return size_; }
 
  private:
   struct Slot {
-    uint64_t tag = 0;  // key + 1 while indexed, 0 otherwise
     uint32_t prev = 0, next = 0;
-    double time = 0;
-    uint64_t pods = 0;  // the holders, when words_ == 1
+    uint32_t put = 0;   // 1 + the request that last put it; 0 = not indexed
+    uint32_t pods = 0;  // the holders, when inline_
   };
-  const uint64_t* Pods(uint32_t s) const {
-    return words_ == 1 ? &slots_[s].pods : &pods_[static_cast<size_t>(s) * words_];
-  }
-  uint64_t* Pods(uint32_t s) {
-    return words_ == 1 ? &slots_[s].pods : &pods_[static_cast<size_t>(s) * words_];
-  }
+  double PutTime(uint32_t s) const { return trace_.requests[slots_[s].put - 1].time_s; }
   uint32_t NewSlot(uint64_t key) {
     uint32_t s;
     if (direct_) {
-      s = static_cast<uint32_t>(key + 1);
-    } else if (!free_.empty()) {
+      slots_[key + 1].pods = 0;
+      return static_cast<uint32_t>(key + 1);
+    }
+    if (!free_.empty()) {
       s = free_.back();
       free_.pop_back();
     } else {
       s = static_cast<uint32_t>(slots_.size());
       slots_.push_back({});
-      if (words_ > 1) pods_.resize(pods_.size() + words_, 0);
+      key_of_.push_back(0);
+      if (!inline_) pods_.resize(pods_.size() + words_, 0);
     }
-    slots_[s].tag = key + 1;
-    std::fill_n(Pods(s), words_, 0);
+    key_of_[s] = key;
+    SetSlot(key, s);
+    slots_[s].pods = 0;
+    if (!inline_) std::fill_n(pods_.begin() + static_cast<ptrdiff_t>(s) * words_, words_, 0);
     return s;
   }
   void Unlink(uint32_t s) {
@@ -151,18 +162,11 @@ class AibrixIndex {
   void Drop(uint32_t s) {
     Unlink(s);
     if (!direct_) {
-      SetSlot(slots_[s].tag - 1, 0);
+      SetSlot(key_of_[s], 0);
       free_.push_back(s);
     }
-    slots_[s].tag = 0;
+    slots_[s].put = 0;
     --size_;
-  }
-  // The slot holding `key` (0 = none): itself + 1, or from the dense array or the hash map.
-  uint32_t SlotOf(uint64_t key) const {
-    if (direct_) return slots_[key + 1].tag != 0 ? static_cast<uint32_t>(key + 1) : 0;
-    if (!dense_.empty()) return dense_[key];
-    auto it = slot_of_.find(key);
-    return it == slot_of_.end() ? 0 : it->second;
   }
   void SetSlot(uint64_t key, uint32_t s) {
     if (!dense_.empty()) {
@@ -174,11 +178,14 @@ class AibrixIndex {
     }
   }
 
+  const Trace& trace_;
   uint32_t words_;
+  bool inline_;  // at most 32 pods: the holders in the slot
   uint64_t capacity_;
   bool direct_;  // slot = key + 1
   std::vector<Slot> slots_;
-  std::vector<uint64_t> pods_;  // per slot, `words_` words, when words_ > 1
+  std::vector<uint64_t> key_of_;  // per slot, its key, unless direct_
+  std::vector<uint64_t> pods_;    // per slot, `words_` words, unless inline_
   std::vector<uint32_t> free_;
   uint64_t size_ = 0;
   std::vector<uint32_t> dense_;  // per key, its slot (0 = none); empty beyond kDenseIndexLimit
@@ -192,7 +199,7 @@ class AibrixRun final : public RouterRun {
         workers_(workers),
         words_((workers + 63) / 64),
         p_(p),
-        index_(workers, p.block_number,
+        index_(trace, workers, p.block_number,
                uint64_t{trace.num_blocks} + trace.router_views.num_aibrix_ids),
         blocks_(trace),
         state_(seed),
@@ -229,13 +236,14 @@ class AibrixRun final : public RouterRun {
           percent_[j * 64 + static_cast<uint32_t>(__builtin_ctzll(b))] = percent;
     };
     for (uint32_t k = 0; k < n; ++k) {
-      const uint64_t* held = index_.Find(keys[k]);
-      if (!held) break;
+      const uint32_t slot = index_.SlotOf(keys[k]);
+      if (slot == 0) break;
       uint64_t any = 0, dropped = 0;
       for (uint32_t j = 0; j < words_; ++j) {
-        next_[j] = held[j] & candidates_[j];
+        const uint64_t held = index_.Holders(slot, j);
+        next_[j] = held & candidates_[j];
         any |= next_[j];
-        dropped |= candidates_[j] & ~held[j];
+        dropped |= candidates_[j] & ~held;
       }
       if (any == 0) break;
       if (matched > 0 && dropped != 0) set_percent(candidates_, next_);  // those dropping out
@@ -273,7 +281,7 @@ class AibrixRun final : public RouterRun {
       choice.worker = ties_.size() == 1 ? ties_[0] : ties_[Below(ties_.size())];
     }
     // AddPrefix for the chosen pod, at routing time.
-    for (uint32_t k = 0; k < n; ++k) index_.Put(keys[k], choice.worker, r.time_s);
+    for (uint32_t k = 0; k < n; ++k) index_.Put(keys[k], choice.worker, i);
     return choice;
   }
 
