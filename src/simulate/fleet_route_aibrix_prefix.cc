@@ -106,13 +106,38 @@ class AibrixIndex {
     } else {
       Unlink(s);
     }
-    if (inline_)
-      slots_[s].pods |= 1u << pod;
-    else
-      pods_[static_cast<size_t>(s) * words_ + pod / 64] |= 1ull << (pod % 64);
-    slots_[s].put = static_cast<uint32_t>(i + 1);
+    Mark(s, pod, i);
     LinkFront(s);
     if (fresh && size_ > capacity_) Drop(slots_[0].prev);
+  }
+  // Put(key_at(0..n), pod, i) in order, the same by runs: keys already indexed whose entries lie
+  // side by side in the list, each newer key just ahead of the one before it (as a request's
+  // blocks are left by an earlier request's puts), move to the front as one segment.
+  template <typename KeyAt>
+  void PutAll(uint32_t n, const KeyAt& key_at, uint32_t pod, size_t i) {
+    for (uint32_t j = 0; j < n;) {
+      const uint32_t back = SlotOf(key_at(j));
+      if (back == 0) {  // a new entry (which may drop the oldest): one at a time
+        Put(key_at(j), pod, i);
+        ++j;
+        continue;
+      }
+      uint32_t front = back;
+      Mark(back, pod, i);
+      for (++j; j < n; ++j) {
+        const uint32_t s = SlotOf(key_at(j));
+        if (s == 0 || slots_[s].next != front) break;
+        Mark(s, pod, i);
+        front = s;
+      }
+      // The segment front..back, moved as Put moves each of its entries (oldest first).
+      slots_[slots_[front].prev].next = slots_[back].next;
+      slots_[slots_[back].next].prev = slots_[front].prev;
+      slots_[front].prev = 0;
+      slots_[back].next = slots_[0].next;
+      slots_[slots_[0].next].prev = back;
+      slots_[0].next = front;
+    }
   }
   // The eviction tick at `tick`: entries last put more than ttl seconds before it go. Puts come in
   // time order, so the list's tail holds the oldest.
@@ -127,6 +152,13 @@ class AibrixIndex {
     uint32_t put = 0;   // 1 + the request that last put it; 0 = not indexed
     uint32_t pods = 0;  // the holders, when inline_
   };
+  void Mark(uint32_t s, uint32_t pod, size_t i) {
+    if (inline_)
+      slots_[s].pods |= 1u << pod;
+    else
+      pods_[static_cast<size_t>(s) * words_ + pod / 64] |= 1ull << (pod % 64);
+    slots_[s].put = static_cast<uint32_t>(i + 1);
+  }
   double PutTime(uint32_t s) const { return trace_.requests[slots_[s].put - 1].time_s; }
   uint32_t NewSlot(uint64_t key) {
     uint32_t s;
@@ -281,7 +313,8 @@ class AibrixRun final : public RouterRun {
       choice.worker = ties_.size() == 1 ? ties_[0] : ties_[Below(ties_.size())];
     }
     // AddPrefix for the chosen pod, at routing time.
-    for (uint32_t k = 0; k < n; ++k) index_.Put(keys[k], choice.worker, i);
+    index_.PutAll(
+        n, [&](uint32_t k) { return keys[k]; }, choice.worker, i);
     return choice;
   }
 
