@@ -273,6 +273,23 @@ TEST(AibrixPrefix, TheIndexHoldsBlockNumberEntriesLeastRecentlyPutFirstOut) {
   EXPECT_EQ(r.To(5, {1, 1, 0}), 2u);  // 3 gone: no match
 }
 
+TEST(AibrixPrefix, PutsAgainKeepTheRequestsOrderAheadOfOlderEntries) {
+  // Puts head first: after request 0 the list is 3 2 1 (newest first); 9 goes in ahead of them.
+  // Request 2 puts 1 2 3 again (entries side by side: moved as one run) and then 4: 4 3 2 1 9.
+  // Request 3's new block 5 makes six entries for room for five: 9, the oldest, goes (were the
+  // run misordered, 1 would go and 9 would still route to pod 1). Request 4 puts 9 again: 1 goes.
+  Replay r({Rec(0, {1, 2, 3}), Rec(1, {9}), Rec(2, {1, 2, 3, 4}), Rec(3, {5}), Rec(4, {9}),
+            Rec(5, {2}), Rec(6, {4})},
+           3, 1, {Param("block_number", 5)});
+  EXPECT_EQ(r.To(0, {0, 1, 1}), 0u);
+  EXPECT_EQ(r.To(1, {1, 0, 1}), 1u);
+  EXPECT_EQ(r.To(2, {1, 1, 0}), 0u);  // 75% on pod 0, within mean + sigma
+  EXPECT_EQ(r.To(3, {1, 1, 0}), 2u);  // no match: least-request
+  EXPECT_EQ(r.To(4, {0, 1, 1}), 0u);  // 9 gone: least-request, not its holder pod 1
+  EXPECT_EQ(r.To(5, {1, 1, 1}), 0u);  // 2 still held by pod 0 (sigma 0: running 1 <= 1)
+  EXPECT_EQ(r.To(6, {1, 1, 1}), 0u);  // and 4
+}
+
 TEST(AibrixPrefix, EntriesExpireAtTheEvictionTicks) {
   // Puts at 0; at 1200.5 the last tick (1200) is 1200 s after: not more than 20 minutes, kept
   // (and put again at 1200.5); at 2401.2 the tick 2401 is 1200.5 s after: gone.
