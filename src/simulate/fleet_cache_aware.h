@@ -13,8 +13,10 @@
 
 namespace ltl {
 
-// Workers x distinct blocks up to which worker caches index blocks with dense arrays (4 bytes
-// each: 128 MiB per replay); beyond it they use hash maps sized by their contents.
+// Workers x distinct blocks up to which worker caches index blocks with dense arrays (an LRU
+// worker cache links block ids themselves, 8 bytes each: 256 MiB per replay at the limit, plus per
+// block one byte, or eight past 8 workers, for the fleet's holder sets); beyond it they use hash
+// maps sized by their contents.
 constexpr uint64_t kDenseIndexLimit = 32ull << 20;
 
 // default_output_tokens stands in for requests whose output length is unknown.

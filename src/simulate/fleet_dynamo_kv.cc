@@ -146,6 +146,7 @@ void DynamoActiveLoad::Free(uint32_t worker, const uint32_t* ids, uint32_t n) {
 }
 
 uint32_t DynamoActiveLoad::ActivePrefix(uint32_t worker, const uint32_t* ids, uint32_t n) const {
+  if (blocks_[worker] == 0) return 0;  // nothing in flight there: no walk
   return counts_.LeadingHeld(worker, ids, n);
 }
 
