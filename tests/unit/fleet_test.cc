@@ -640,4 +640,30 @@ TEST(PolicyRegistry, NamesAreTheRegisteredOnesAndUnknownNamesAreErrors) {
 }
 
 }  // namespace
+
+TEST(FleetHolders, OnePassMatchEqualsEachWorkerCachesMatch) {
+  // Workers whose caches share a FleetHolders (one byte per block up to 8 workers, eight beyond)
+  // touch random runs of blocks under eviction; every worker's match from the one pass equals its
+  // own cache's Match, for requests drawn the same way.
+  for (uint32_t workers : {1u, 3u, 8u, 11u, 64u}) {
+    constexpr uint32_t kBlocks = 200;
+    FleetHolders holders(workers, kBlocks);
+    std::vector<WorkerCache> caches;
+    for (uint32_t w = 0; w < workers; ++w) caches.emplace_back(w % 4 == 3 ? 0 : 5 + 7 * w, kBlocks);
+    for (uint32_t w = 0; w < workers; ++w) caches[w].ShareHolders(&holders, w);
+    std::mt19937 rng(workers);
+    std::vector<uint32_t> ids, match(workers);
+    for (int step = 0; step < 3000; ++step) {
+      ids.clear();
+      const uint32_t start = rng() % 40, n = rng() % 30;
+      for (uint32_t j = 0; j < n; ++j) ids.push_back((start + j) % kBlocks);
+      if (n > 3) ids[n - 2] = rng() % kBlocks;  // not always a run
+      holders.MatchAll(ids.data(), n, match.data());
+      for (uint32_t w = 0; w < workers; ++w)
+        ASSERT_EQ(match[w], caches[w].Match(ids.data(), n)) << workers << " " << step << " " << w;
+      caches[rng() % workers].TouchAll(ids.data(), n, step % 2 == 0);
+    }
+  }
+}
+
 }  // namespace ltl
