@@ -208,24 +208,82 @@ py::object ToPython(const nlohmann::ordered_json& j) {
   }
 }
 
-// profile(paths, shards, options, output, progress) -> dict: the report as Python objects
-// ("data"), report.json's text ("json_text"), the terminal summary, the warnings and the
-// --max-skip-share message ("" = within). `shards` are replayed after `paths`, in order.
+// A Python iterable of shards pulled by the run while the GIL is released (ltl::ShardStream):
+// each item is a shard's bytes (Shard.to_bytes(), decoded without the GIL), a shard file's path or
+// a Shard. An exception the iterator raises (e.g. a Dask task's) ends the run and is raised again
+// by the call.
+struct StreamPull {
+  py::object iterator;
+  std::vector<std::string> names;
+  size_t pulled = 0;
+  std::optional<py::error_already_set> error;
+
+  ltl::Status Pull(std::optional<ltl::Shard>* next) {
+    py::gil_scoped_acquire gil;
+    try {
+      PyObject* raw = PyIter_Next(iterator.ptr());
+      if (!raw) {
+        if (PyErr_Occurred()) throw py::error_already_set();
+        return ltl::Status::Ok();
+      }
+      py::object item = py::reinterpret_steal<py::object>(raw);
+      const std::string name = pulled < names.size() ? names[pulled] : "<shard>";
+      ++pulled;
+      ltl::Result<ltl::Shard> s = ltl::Status::Ok();
+      if (py::isinstance<py::bytes>(item)) {
+        const std::string_view view(PyBytes_AS_STRING(item.ptr()),
+                                    static_cast<size_t>(PyBytes_GET_SIZE(item.ptr())));
+        py::gil_scoped_release release;  // `item` holds the bytes meanwhile
+        s = ltl::DecodeShard(view, name);
+      } else if (py::isinstance<py::str>(item)) {
+        const std::string path = item.cast<std::string>();
+        py::gil_scoped_release release;
+        s = ltl::ReadShardFile(path);
+      } else if (py::isinstance<PyShard>(item)) {
+        s = item.cast<std::shared_ptr<PyShard>>()->shard;  // a copy: the object stays
+      } else {
+        return ltl::Status::InvalidArgument(
+            name + ": a shard stream yields bytes, a shard file's path or a Shard, not " +
+            std::string(py::str(py::type::of(item).attr("__name__"))));
+      }
+      if (!s.ok()) return s.status();
+      next->emplace(std::move(s).value());
+      return ltl::Status::Ok();
+    } catch (py::error_already_set& e) {
+      error.emplace(std::move(e));
+    }
+    return ltl::Status::InvalidArgument("the shard stream raised an exception");
+  }
+};
+
+// profile(paths, shards, options, output, progress, stream, stream_names) -> dict: the report as
+// Python objects ("data"), report.json's text ("json_text"), the terminal summary, the warnings
+// and the --max-skip-share message ("" = within). `shards` are replayed after `paths`, in order,
+// then the shards `stream` (an iterable, or None) yields as they come, named by stream_names.
 py::dict Profile(const std::vector<std::string>& paths,
                  const std::vector<std::shared_ptr<PyShard>>& shards, const py::dict& options,
-                 const std::optional<std::string>& output, bool progress) {
+                 const std::optional<std::string>& output, bool progress, const py::object& stream,
+                 const std::vector<std::string>& stream_names) {
   ltl::cli::CommandSpec parsed = ParseSpec("profile", paths, options);
   if (!parsed.profile) Raise(ltl::Status::InvalidArgument("not a profile"));
   ltl::ProfileSpec spec = std::move(*parsed.profile);
   spec.output_prefix = output;
   for (const auto& s : shards)
     spec.read.shards.push_back(s->shard);  // the objects stay as they are
+  StreamPull pull;
+  if (!stream.is_none()) {
+    pull.iterator = py::iter(stream);
+    pull.names = stream_names;
+    spec.read.stream.names = stream_names;
+    spec.read.stream.pull = [&pull](std::optional<ltl::Shard>* next) { return pull.Pull(next); };
+  }
   Collected collected;
   ltl::Result<ltl::ProfileResult> result = ltl::Status::Ok();
   {
     py::gil_scoped_release release;
     result = ltl::ProfileRun(std::move(spec), collected.Hooks(progress));
   }
+  if (pull.error) throw std::move(*pull.error);
   if (!result.ok()) Raise(result.status());
   const ltl::Profile& p = result->profile;
   std::string summary = ltl::RenderTerminalSummary(p);
@@ -290,9 +348,10 @@ PYBIND11_MODULE(_core, m) {
   m.attr("__version__") = LTL_VERSION;
   py::register_exception<CoreError>(m, "Error", PyExc_RuntimeError);
   m.def("profile", &Profile, py::arg("paths"), py::arg("shards"), py::arg("options"),
-        py::arg("output"), py::arg("progress") = false,
-        "Profiles files and shards in memory; returns {data, json_text, summary, warnings, "
-        "too_many_skipped}");
+        py::arg("output"), py::arg("progress") = false, py::arg("stream") = py::none(),
+        py::arg("stream_names") = std::vector<std::string>(),
+        "Profiles files and shards in memory, then the shards an iterable yields as they come; "
+        "returns {data, json_text, summary, warnings, too_many_skipped}");
   m.def("hash_shard", &HashShardOf, py::arg("path"), py::arg("options"),
         "The hashed shard of one file: (Shard, warnings, too_many_skipped)");
   m.def("export", &ExportTrace, py::arg("paths"), py::arg("to"), py::arg("output"),
@@ -345,7 +404,15 @@ PYBIND11_MODULE(_core, m) {
             if (!st.ok()) throw CoreError("llmtrafficlens: " + st.message());
           },
           py::arg("path"))
-      .def("to_bytes", [](const PyShard& s) { return py::bytes(ltl::EncodeShard(s.shard)); })
+      .def("to_bytes",
+           [](const PyShard& s) {
+             std::string bytes;
+             {
+               py::gil_scoped_release release;  // a Dask worker's other threads run meanwhile
+               bytes = ltl::EncodeShard(s.shard);
+             }
+             return py::bytes(bytes);
+           })
       .def("__len__", [](const PyShard& s) { return s.shard.input.records.size(); })
       .def_property_readonly("files",
                              [](const PyShard& s) {

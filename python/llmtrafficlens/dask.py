@@ -1,16 +1,21 @@
-"""Profiling on a Dask cluster (issue 20 item 4): each input file is hashed into a shard by a task
-on a worker (llmtrafficlens.hash_shard: the C++ hash-shard), the shards come back to the driver
-(pickled as the shard codec's bytes) or, with shard_dir on a file system the workers share, are
-written there and only their paths come back; the driver replays them in the files' order
-(llmtrafficlens.replay: the C++ profile of shards) and gets the report `profile FILES...` gives in
-one process. The salt travels as a path: the driver creates the salt file if it is missing, the
-tasks get its absolute path and the workers read it (so it must be on a shared file system, mode
-0600); its content is never in a task's arguments, a result or a log. A worker that dies is
-replaced by its nanny and Dask reruns its task: a shard depends only on its file and the salt,
-so the report is unchanged. Progress (shards done / total, bytes) goes to stderr, then the two
-phases' wall times: the map (hash-shard tasks until the last shard is back on the driver, with the
-workers' peak RSS) and the merge+replay on the driver (with the driver's RSS at the start, before
-the replay, and its peak), the figures of docs/PERFORMANCE.md "Dask" (bench/run-dask-bench.sh).
+"""Profiling on a Dask cluster (issue 20 item 4, issue 34 item 2): each input file is hashed into a
+shard by a task on a worker (llmtrafficlens.hash_shard: the C++ hash-shard, one thread per task
+unless threads= says otherwise: a worker runs as many tasks at once as it has threads, by default
+its cores), the shards come back to the driver as the shard codec's bytes or, with shard_dir on a
+file system the workers share, are written there and only their paths come back. The driver
+merges each shard as soon as it and every earlier file's shard have arrived
+(llmtrafficlens.replay_stream: decoded and its block ids interned in C++ without the GIL while
+later tasks still run; a later file's shard that arrives first waits as bytes), then replays, and
+gets the report `profile FILES...` gives in one process. The salt travels as a path: the driver
+creates the salt file if it is missing, the tasks get its absolute path and the workers read it
+(so it must be on a shared file system, mode 0600); its content is never in a task's arguments, a
+result or a log. A worker that dies is replaced by its nanny and Dask reruns its task: a shard
+depends only on its file and the salt, so the report is unchanged. Progress (shards done / total,
+bytes) goes to stderr, then the phases' wall times: the map (hash-shard tasks until the last shard
+is back and merged on the driver, with the workers' peak RSS) and the merge+replay on the driver
+after it (with the driver's RSS at the start, before it, and its peak), then the driver's time
+spent merging shards during the map: the figures of docs/PERFORMANCE.md "Dask"
+(bench/run-dask-bench.sh).
 
     python3 -m llmtrafficlens.dask --local 2 -o report logs/*.jsonl.zst
     python3 -m llmtrafficlens.dask --scheduler tcp://host:8786 -o report --salt-file /shared/.ltl-salt \\
@@ -25,7 +30,7 @@ import time
 import llmtrafficlens as ltl
 from llmtrafficlens import _core
 
-__all__ = ["profile", "split_options", "main"]
+__all__ = ["profile", "split_options", "local_cluster", "main"]
 
 
 def _dashed(key):
@@ -52,15 +57,17 @@ def split_options(options):
 
 
 def _hash_task(index, path, salt_file, options, shard_dir, task_hook):
-    """One task: the shard of one file (or its path under shard_dir), and the file's size."""
+    """One task: (index, the shard of one file as the codec's bytes or its path under shard_dir,
+    the file's size). Bytes, not a Shard: Dask ships them as they are, and the driver decodes
+    them in C++ without the GIL."""
     if task_hook is not None:
         task_hook(index, path)
     shard = ltl.hash_shard(path, salt_file=salt_file, **options)
     if shard_dir is None:
-        return shard, shard.bytes
+        return index, shard.to_bytes(), shard.bytes
     out = os.path.join(shard_dir, f"{index:06d}.ltlshard")
     shard.save(out)
-    return out, shard.bytes
+    return index, out, shard.bytes
 
 
 def _peak_rss_bytes():
@@ -94,8 +101,10 @@ class _Progress:
                   f"{self.bytes / 1e6:.1f} of {self.total_bytes / 1e6:.1f} MB hashed",
                   file=sys.stderr, flush=True)
 
-    def phases(self, client, map_seconds, replay_seconds, rss_at_start, rss_before_replay):
-        """The phase line: map and merge+replay wall times, workers' and driver's memory."""
+    def phases(self, client, map_seconds, replay_seconds, rss_at_start, rss_before_replay,
+               merge_seconds):
+        """The phase line: map and merge+replay wall times, workers' and driver's memory, and the
+        driver's time merging shards during the map."""
         if not self.enabled:
             return
         try:  # a worker's peak since it started (a LocalCluster's workers start with the run)
@@ -108,15 +117,46 @@ class _Progress:
               f"{', '.join(_mib(w) for w in workers) or '?'} MiB), merge+replay on the driver "
               f"{replay_seconds:.2f} s (driver RSS {_mib(rss_at_start)} MiB at the start, "
               f"{_mib(rss_before_replay)} MiB before it, "
-              f"peak {_mib(_peak_rss_bytes())} MiB)", file=sys.stderr, flush=True)
+              f"peak {_mib(_peak_rss_bytes())} MiB); shards merged on the driver as they "
+              f"arrived: {merge_seconds:.2f} s during the map", file=sys.stderr, flush=True)
+
+
+class _Arrivals:
+    """The tasks' shards in the files' order, each yielded as soon as it and every earlier one
+    have arrived (a later file's shard waits as bytes in `held`); the time the consumer (the C++
+    merge) spends between two pulls is merge time; the map ends when the last one is merged."""
+
+    def __init__(self, futures, bar, distributed):
+        self.futures, self.bar, self.distributed = futures, bar, distributed
+        self.merge_seconds = 0.0
+        self.map_end = None
+        self.rss_before_replay = None
+
+    def __iter__(self):
+        held, next_index = {}, 0
+        for future, (index, payload, nbytes) in self.distributed.as_completed(
+                self.futures, with_results=True):
+            future.release()  # the result is here: the worker may drop it
+            self.bar.step(nbytes)
+            held[index] = payload
+            while next_index in held:
+                payload = held.pop(next_index)
+                next_index += 1
+                handed = time.monotonic()
+                yield payload
+                del payload
+                self.merge_seconds += time.monotonic() - handed
+        self.futures.clear()
+        self.map_end = time.monotonic()
+        self.rss_before_replay = _rss_bytes()
 
 
 def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=None,
             progress=True, task_hook=None, **options):
     """Profiles `paths` (files and globs, expanded as `profile` expands them) on a Dask cluster and
     returns the Report; output="PREFIX" also writes PREFIX.json and PREFIX.html. client: a
-    distributed.Client (default: the current one, else a LocalCluster of one worker process per
-    core). Other keyword options are the CLI's flags (llmtrafficlens.profile), split between the
+    distributed.Client (default: the current one, else local_cluster(1): one worker process with
+    a thread per core). Other keyword options are the CLI's flags (llmtrafficlens.profile), split between the
     workers' hash-shard and the driver's replay (split_options). task_hook(index, path), when
     given, runs on the worker before each task (e.g. to prepare the worker's environment)."""
     import distributed  # Debian's python3-distributed
@@ -126,6 +166,9 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
     salt_file = os.path.abspath(os.fspath(salt_file))
     _core.ensure_salt(salt_file)  # created once here, never by racing workers
     worker_opts, driver_opts = split_options(options)
+    # One hash-shard thread per task, a task per worker thread: the worker's cores are busy
+    # without oversubscribing them (threads= given by the caller goes to both, as the CLI's).
+    worker_opts.setdefault("threads", 1)
     if shard_dir is not None:
         shard_dir = os.path.abspath(os.fspath(shard_dir))
         os.makedirs(shard_dir, exist_ok=True)
@@ -134,36 +177,44 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
         try:
             client = distributed.get_client()
         except ValueError:
-            own = distributed.Client(distributed.LocalCluster(
-                n_workers=os.cpu_count() or 1, threads_per_worker=1, processes=True))
+            own = distributed.Client(local_cluster(1))
             client = own
     try:
         sizes = [os.path.getsize(f) if os.path.isfile(f) else 0 for f in files]
         bar = _Progress(len(files), sum(sizes), progress)
         rss_at_start = _rss_bytes()
         map_start = time.monotonic()
+        # Earlier files first (a higher priority), so the driver's in-order merge rarely waits.
         futures = [client.submit(_hash_task, i, f, salt_file, worker_opts, shard_dir, task_hook,
                                  key=f"llmtrafficlens-hash-shard-{i}-{os.getpid()}-{id(files)}",
-                                 pure=False)
+                                 pure=False, priority=len(files) - i)
                    for i, f in enumerate(files)]
-        index = {f.key: i for i, f in enumerate(futures)}
-        shards = [None] * len(files)
-        for future, (shard, nbytes) in distributed.as_completed(futures, with_results=True):
-            shards[index[future.key]] = shard
-            bar.step(nbytes)
+        arrivals = _Arrivals(futures, bar, distributed)
         del futures
-        map_seconds = time.monotonic() - map_start
-        rss_before_replay = _rss_bytes()
-        replay_start = time.monotonic()
-        report = ltl.replay(shards, output=output, **driver_opts)
-        bar.phases(client, map_seconds, time.monotonic() - replay_start, rss_at_start,
-                   rss_before_replay)
+        report = ltl.replay_stream(arrivals, files, output=output, **driver_opts)
+        end = time.monotonic()
+        bar.phases(client, arrivals.map_end - map_start, end - arrivals.map_end, rss_at_start,
+                   arrivals.rss_before_replay, arrivals.merge_seconds)
         return report
     finally:
         if own is not None:
             cluster = own.cluster
             own.close()
             cluster.close()
+
+
+def local_cluster(n_workers):
+    """A LocalCluster of n_workers processes sharing this machine's cores as their threads, with
+    no dashboard; the worker processes are forked from this one (already holding Python, Dask and
+    llmtrafficlens: a second instead of several to start), not spawned."""
+    import dask
+    import distributed
+
+    cores = os.cpu_count() or 1
+    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
+        return distributed.LocalCluster(n_workers=n_workers,
+                                        threads_per_worker=max(1, cores // n_workers),
+                                        processes=True, dashboard_address=None)
 
 
 def _parse_rest(rest):
@@ -204,7 +255,8 @@ def main(argv=None):
                     "does. Other --options are the CLI's (hash-shard's go to the workers).")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--scheduler", metavar="ADDR", help="a running scheduler, e.g. tcp://h:8786")
-    where.add_argument("--local", metavar="N", type=int, help="a LocalCluster of N worker processes")
+    where.add_argument("--local", metavar="N", type=int,
+                       help="a LocalCluster of N worker processes sharing this machine's cores")
     parser.add_argument("-o", "--output", default="report", help="output prefix (default: report)")
     parser.add_argument("--salt-file", default=".ltl-salt",
                         help="the salt file, on a path every worker reads (default: .ltl-salt)")
@@ -220,8 +272,7 @@ def main(argv=None):
     if args.local is not None:
         if args.local < 1:
             parser.error("--local N needs N >= 1")
-        client = distributed.Client(distributed.LocalCluster(
-            n_workers=args.local, threads_per_worker=1, processes=True))
+        client = distributed.Client(local_cluster(args.local))
     else:
         client = distributed.Client(args.scheduler)
     try:

@@ -116,10 +116,12 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
 
   auto inputs = ExpandInputs(spec.read.inputs);
   if (!inputs.ok()) return inputs.status();
-  if (spec.show_prefix_text > 0 && inputs->size() + spec.read.shards.size() > 1)
+  const size_t streamed = spec.read.stream.pull ? spec.read.stream.names.size() : 0;
+  if (spec.show_prefix_text > 0 && inputs->size() + spec.read.shards.size() + streamed > 1)
     return Status::InvalidArgument(
         "--show-prefix-text reads one file: give one input (or profile each file)");
-  if (inputs->empty() && spec.read.shards.empty()) return Status::InvalidArgument("no input");
+  if (inputs->empty() && spec.read.shards.empty() && !spec.read.stream.pull)
+    return Status::InvalidArgument("no input");
   // The prompt text is read in a second pass over the file: a FIFO would hang on it, process
   // substitution would give nothing (issue 35, item 15). Refused before the first read.
   if (spec.show_prefix_text > 0 && !inputs->empty() && inputs->front().path != "-") {
@@ -133,6 +135,7 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   std::vector<InputName> named = *inputs;  // a shard in memory is named by its file
   for (const Shard& s : spec.read.shards)
     named.push_back({"", s.input.files.empty() ? "shard" : s.input.files.front().name});
+  for (size_t i = 0; i < streamed; ++i) named.push_back({"", spec.read.stream.names[i]});
   const std::string name = RunInputName(named);
   run.MakeContext(name, spec.read, hooks);
   run.ctx.cctrace_warm_prefix = spec.warm_prefix;
@@ -147,7 +150,8 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
   run.ctx.interner = &run.interner;   // block ids leave the records as they are read
   if (sampling) run.interner.SetSampling(spec.sample_rate, spec.sample_max_blocks);
   if (hooks.read_start) hooks.read_start(name);
-  auto loaded = LoadRunInputs(*inputs, std::move(spec.read.shards), spec.read.format, &run.ctx);
+  auto loaded = LoadRunInputs(*inputs, std::move(spec.read.shards), spec.read.format, &run.ctx,
+                              &spec.read.stream);
   if (hooks.read_done) hooks.read_done();
   if (!loaded.ok()) return loaded.status();
   LoadedInput& in = loaded->input;

@@ -10,7 +10,7 @@
 namespace ltl {
 
 Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vector<Shard> memory,
-                                InputFormat format, IngestContext* ctx) {
+                                InputFormat format, IngestContext* ctx, const ShardStream* stream) {
   RunInputs run;
   std::vector<Shard> parts;  // logs read here become shards (without ids when interned already)
   parts.reserve(inputs.size() + memory.size());
@@ -59,6 +59,14 @@ Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vecto
     intern(&part);
     ++run.shards;
     parts.push_back(std::move(part));
+  }
+  while (stream && stream->pull) {
+    std::optional<Shard> part;
+    if (Status st = stream->pull(&part); !st.ok()) return st;
+    if (!part) break;
+    intern(&*part);
+    ++run.shards;
+    parts.push_back(std::move(*part));
   }
   for (const Shard& part : parts)
     for (const InputFileSummary& f : part.input.files)

@@ -14,6 +14,7 @@
 #include "ingest/ingest_context.h"
 #include "ingest/merge_inputs.h"
 #include "pipeline/input_files.h"
+#include "pipeline/run_setup.h"
 #include "shard/shard.h"
 
 namespace ltl {
@@ -24,9 +25,11 @@ struct RunInputs {
   size_t shards = 0;      // inputs that were shards
 };
 
-// `inputs` are read first, then `memory` (shards in memory), each in order. With ctx->interner set
-// every record's ids go there (records keep none); without, records keep their ids.
+// `inputs` are read first, then `memory` (shards in memory), then the shards `stream` gives (when
+// it has a pull function), each in order. With ctx->interner set every record's ids go there as
+// each input comes (records keep none); without, records keep their ids.
 Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vector<Shard> memory,
-                                InputFormat format, IngestContext* ctx);
+                                InputFormat format, IngestContext* ctx,
+                                const ShardStream* stream = nullptr);
 
 }  // namespace ltl

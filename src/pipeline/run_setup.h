@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,19 @@ struct TokenizerSpec {
 // resend their history). The error is a printable line starting with "--tokenizer: ".
 Result<std::unique_ptr<Tokenizer>> LoadCachedTokenizer(const TokenizerSpec& spec);
 
+// Shards that arrive while the run reads (the Dask driver: one per file, in the files' order, as
+// the workers finish them), pulled one at a time after ReadSpec::shards; each is interned as it
+// comes and its ids dropped, so the driver merges while the workers still hash.
+struct ShardStream {
+  std::vector<std::string> names;  // the files they come from, in order (they name the run)
+  // Sets *next to the next shard, or leaves it empty after the last; an error ends the run.
+  std::function<Status(std::optional<Shard>* next)> pull;
+};
+
 struct ReadSpec {
   std::vector<std::string> inputs;  // FILE...: paths, globs, "-", PostgreSQL URIs, shard files
   std::vector<Shard> shards;        // shards already in memory (read after `inputs`)
+  ShardStream stream;               // then shards pulled as they arrive (profile only)
   InputFormat format = InputFormat::kAuto;
   uint32_t block_size = 0;  // 0 = the format's default
   InputSettings io;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -41,6 +42,15 @@ class Writer {
   }
   void U64(uint64_t v) {
     for (int i = 0; i < 8; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  // n little-endian u64s at once (block ids: most of a shard's bytes).
+  void U64s(const uint64_t* v, size_t n) {
+    if (n == 0) return;
+    if constexpr (std::endian::native == std::endian::little) {
+      out_->append(reinterpret_cast<const char*>(v), n * sizeof(uint64_t));
+    } else {
+      for (size_t i = 0; i < n; ++i) U64(v[i]);
+    }
   }
   void I64(int64_t v) { U64(static_cast<uint64_t>(v)); }
   void F64(double v) {
@@ -101,6 +111,16 @@ class Reader {
     uint64_t v = 0;
     for (int i = 0; i < 8; ++i) v |= uint64_t{static_cast<uint8_t>(p_[pos_++])} << (8 * i);
     return v;
+  }
+  // n little-endian u64s into out[0..n) (Writer::U64s).
+  void U64s(uint64_t* out, size_t n, const char* what) {
+    if (n == 0 || !Need(n * sizeof(uint64_t), what)) return;
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(out, p_.data() + pos_, n * sizeof(uint64_t));
+      pos_ += n * sizeof(uint64_t);
+    } else {
+      for (size_t i = 0; i < n; ++i) out[i] = U64(what);
+    }
   }
   int64_t I64(const char* what) { return static_cast<int64_t>(U64(what)); }
   double F64(const char* what) {
@@ -308,7 +328,7 @@ std::string EncodeShard(const Shard& shard) {
           (r.truncated_body ? kTruncated : 0) | (r.subagent ? kSubagent : 0) |
           (r.replay_only ? kReplayOnly : 0));
     rw.U32(static_cast<uint32_t>(r.block_ids.size()));
-    for (uint64_t id : r.block_ids) rw.U64(id);
+    rw.U64s(r.block_ids.data(), r.block_ids.size());
     // Cache-busters facts (version 2): segments 16 bytes each, tools 8 bytes each.
     rw.U32(static_cast<uint32_t>(r.facts.cache_control));
     rw.U32(static_cast<uint32_t>(r.facts.segments.size()));
@@ -498,7 +518,7 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
       r.Fail(fmt::format("record {} has {} input tokens", i + 1, rec.input_tokens));
     const uint64_t ids = r.Count(8, "block ids");
     rec.block_ids.resize(r.ok() ? ids : 0);
-    for (uint64_t k = 0; k < ids && r.ok(); ++k) rec.block_ids[k] = r.U64("block id");
+    if (r.ok()) r.U64s(rec.block_ids.data(), ids, "block id");
     rec.facts.cache_control = static_cast<int32_t>(r.U32("cache_control position"));
     if (r.ok() && rec.facts.cache_control < -2)
       r.Fail(

@@ -119,6 +119,44 @@ class PythonApi(unittest.TestCase):
         self.assertEqual(self.quiet(ltl.replay, [ltl.Shard.load(paths[0]), *paths[1:]]).json_text,
                          cli)
 
+    def test_replay_stream_equals_replay_in_every_form(self):
+        # Issue 34 item 2 (the Dask driver's merge as shards arrive): a shard's bytes, a shard
+        # file's path and a Shard, pulled one at a time from an iterable, give the CLI's report;
+        # the iterable is not asked for the next shard before the previous one is merged.
+        cli = self.cli_report(*self.files)
+        shards = [self.quiet(ltl.hash_shard, f, salt_file=self.salt) for f in self.files]
+        path = os.path.join(self.dir, "stream1.ltlshard")
+        shards[1].save(path)
+        pulled = []
+
+        def items():
+            for k, item in enumerate([shards[0].to_bytes(), path, shards[2]]):
+                pulled.append(k)
+                yield item
+
+        got = self.quiet(ltl.replay_stream, items(), self.files)
+        self.assertEqual(got.json_text, cli)
+        self.assertEqual(pulled, [0, 1, 2])
+        self.assertEqual(len(shards[2]), len(shards[2]))  # a Shard given stays usable
+
+    def test_replay_stream_raises_the_iterables_error_and_rejects_other_items(self):
+        shard = self.quiet(ltl.hash_shard, self.m.a, salt_file=self.salt)
+
+        def failing():
+            yield shard.to_bytes()
+            raise KeyError("a task failed")
+
+        with self.assertRaises(KeyError) as e:
+            self.quiet(ltl.replay_stream, failing(), self.files[:2])
+        self.assertIn("a task failed", str(e.exception))
+        with self.assertRaises(ltl.Error) as e:
+            self.quiet(ltl.replay_stream, [shard.to_bytes(), 42], self.files[:2])
+        self.assertIn("a shard stream yields bytes, a shard file's path or a Shard, not int",
+                      str(e.exception))
+        with self.assertRaises(ltl.Error) as e:
+            self.quiet(ltl.replay_stream, [shard.to_bytes()[:-9]], self.files[:1])
+        self.assertIn(self.m.a, str(e.exception))  # a corrupt shard is named by its file
+
     def test_shard_buffers_without_copy(self):
         # Reference: the CLI's mooncake export of the same file lists each request's length.
         out = os.path.join(self.dir, "c.mooncake.jsonl")

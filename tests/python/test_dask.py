@@ -162,6 +162,8 @@ class DaskTests:
         self.assertEqual(phases[3], f"{mb:.1f}")
         self.assertGreater(int(phases[7]), 0)  # the driver holds Python (and a local scheduler)
         self.assertGreaterEqual(int(phases[9]), int(phases[8]))  # a peak is at least the RSS before
+        self.assertRegex(p.stderr, r"shards merged on the driver as they arrived: \d+\.\d+ s "
+                                   r"during the map")
         self.assertNotIn(self.salt_text, p.stderr + p.stdout)
         self.assertIn("wrote", p.stdout)
 
@@ -170,6 +172,51 @@ class DaskTests:
             ltl_dask.profile(self.paths + [os.path.join(self.dir, "none-*.csv")],
                              client=self.client, salt_file=self.salt, progress=False)
         self.assertIn("none-*.csv", str(e.exception))
+
+
+class ArrivalsInFileOrder(unittest.TestCase):
+    """Issue 34 item 2: the driver merges shards as they arrive, in the files' order: a shard that
+    arrives before an earlier file's waits, and each is handed over as soon as every earlier one
+    has been (a stand-in for distributed.as_completed gives a fixed arrival order)."""
+
+    class Future:
+        def __init__(self, index):
+            self.index, self.released = index, False
+
+        def release(self):
+            self.released = True
+
+    def test_out_of_order_arrivals_are_handed_over_in_file_order(self):
+        arrival = [2, 0, 3, 1, 4]
+        futures = [self.Future(i) for i in range(5)]
+        handed = []  # (arrivals so far, index handed over)
+
+        class Distributed:
+            @staticmethod
+            def as_completed(fs, with_results):
+                assert with_results
+                for i in arrival:
+                    handed.append(("arrived", i))
+                    yield fs[i], (i, f"shard {i}".encode(), 10)
+
+        bar = ltl_dask._Progress(5, 50, enabled=False)
+        arrivals = ltl_dask._Arrivals(list(futures), bar, Distributed)
+        for payload in arrivals:
+            handed.append(("merged", int(payload.split()[1])))
+        self.assertEqual(handed, [("arrived", 2), ("arrived", 0), ("merged", 0), ("arrived", 3),
+                                  ("arrived", 1), ("merged", 1), ("merged", 2), ("merged", 3),
+                                  ("arrived", 4), ("merged", 4)])
+        self.assertTrue(all(f.released for f in futures))
+        self.assertEqual((bar.done, bar.bytes), (5, 50))
+        self.assertIsNotNone(arrivals.map_end)
+
+    def test_local_cluster_shares_the_cores_as_worker_threads(self):
+        cores = os.cpu_count() or 1
+        for n in (1, 2):
+            with ltl_dask.local_cluster(n) as cluster, distributed.Client(cluster) as client:
+                threads = sorted(client.nthreads().values())
+                self.assertEqual(threads, [max(1, cores // n)] * n)
+                self.assertEqual(client.submit(os.getpid).result() != os.getpid(), True)
 
 
 class DaskProfileOnLocalCluster(DaskTests, unittest.TestCase):
