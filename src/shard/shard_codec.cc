@@ -37,12 +37,8 @@ class Writer {
  public:
   explicit Writer(std::string* out) : out_(out) {}
   void U8(uint8_t v) { out_->push_back(static_cast<char>(v)); }
-  void U32(uint32_t v) {
-    for (int i = 0; i < 4; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  void U64(uint64_t v) {
-    for (int i = 0; i < 8; ++i) U8(static_cast<uint8_t>(v >> (8 * i)));
-  }
+  void U32(uint32_t v) { Little(v); }
+  void U64(uint64_t v) { Little(v); }
   // n little-endian u64s at once (block ids: most of a shard's bytes).
   void U64s(const uint64_t* v, size_t n) {
     if (n == 0) return;
@@ -65,6 +61,17 @@ class Writer {
   }
 
  private:
+  // An unsigned value's bytes, least significant first, in one append.
+  template <typename T>
+  void Little(T v) {
+    char b[sizeof(T)];
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(b, &v, sizeof(T));
+    } else {
+      for (size_t i = 0; i < sizeof(T); ++i) b[i] = static_cast<char>(v >> (8 * i));
+    }
+    out_->append(b, sizeof(T));
+  }
   std::string* out_;
 };
 
@@ -100,18 +107,8 @@ class Reader {
     if (v > 1) Fail(fmt::format("{} is {}, not 0 or 1", what, v));
     return v == 1;
   }
-  uint32_t U32(const char* what) {
-    if (!Need(4, what)) return 0;
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) v |= uint32_t{static_cast<uint8_t>(p_[pos_++])} << (8 * i);
-    return v;
-  }
-  uint64_t U64(const char* what) {
-    if (!Need(8, what)) return 0;
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= uint64_t{static_cast<uint8_t>(p_[pos_++])} << (8 * i);
-    return v;
-  }
+  uint32_t U32(const char* what) { return Little<uint32_t>(what); }
+  uint64_t U64(const char* what) { return Little<uint64_t>(what); }
   // n little-endian u64s into out[0..n) (Writer::U64s).
   void U64s(uint64_t* out, size_t n, const char* what) {
     if (n == 0 || !Need(n * sizeof(uint64_t), what)) return;
@@ -147,6 +144,19 @@ class Reader {
   }
 
  private:
+  // An unsigned value stored least significant byte first (Writer::Little).
+  template <typename T>
+  T Little(const char* what) {
+    if (!Need(sizeof(T), what)) return 0;
+    T v = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(&v, p_.data() + pos_, sizeof(T));
+    } else {
+      for (size_t i = 0; i < sizeof(T); ++i) v |= T{static_cast<uint8_t>(p_[pos_ + i])} << (8 * i);
+    }
+    pos_ += sizeof(T);
+    return v;
+  }
   std::string_view p_;
   size_t pos_ = 0;
   size_t base_;
