@@ -5,14 +5,16 @@
 #   baseline  the single-process CLI `profile f1 ... fN`: wall, peak RSS;
 #   dask 1    `python3 -m llmtrafficlens.dask --local 1` (Debian's python3, the package this build
 #             assembled in build/python/, as the tests import it): wall, the driver's phase line
-#             (map = hash-shard tasks until the last shard is back; merge+replay on the driver),
-#             the workers' and the driver's peak RSS;
+#             (map = hash-shard tasks until the last shard is back and merged on the driver;
+#             merge+replay = the driver's work after it), the workers' and the driver's peak RSS;
 #   dask 2    the same with --local 2.
 # Checks that the three report.json files are identical byte for byte (same files, same salt, same
 # options; else it compares them minus the run description, as the tests do, and says which).
 # Prints wall, MB/s, the ratio to the baseline, the phase shares, memory, and the replay's memory
 # per distinct block (the driver's RSS growth from before the map to its peak, over the report's
 # distinct blocks; the driver also holds every shard). The load average is sampled every 5 s.
+# Run it at normal priority, not under `nice`: at low priority on a loaded machine each runnable
+# thread gets a share of the CPU, and the Dask runs have more threads than the CLI (PERFORMANCE.md).
 # Usage: bench/run-dask-bench.sh [SIZE_MB [N_FILES]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
