@@ -11,7 +11,6 @@ past the capacity), run once per capacity: it shares no code with the tool's one
 import json
 import os
 import random
-import tempfile
 import unittest
 from collections import OrderedDict
 
@@ -91,7 +90,7 @@ def reference_hit_rate(reqs, capacity, warmup=0.5):
 class SamplingTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="ltl-sampling-")
+        cls.tmp = env.tempdir("ltl-sampling-")
         cls.reqs, _ = generate()
         cls.ids = sorted({b for _, ids, _ in cls.reqs for b in ids})  # ids actually sent
         cls.distinct = len(cls.ids)
