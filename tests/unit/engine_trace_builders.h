@@ -11,6 +11,7 @@
 #include "simulate/engine_pool.h"
 #include "simulate/replay_options.h"
 #include "simulate/trace.h"
+#include "trace_builder.h"
 
 namespace ltl::testing {
 
@@ -28,13 +29,7 @@ inline Trace EngineTrace(const std::vector<EngineReq>& reqs) {
   std::vector<RequestRecord> recs;
   uint64_t line = 1;
   for (const EngineReq& r : reqs) {
-    RequestRecord rec;
-    rec.line = line++;
-    rec.time_s = r.t;
-    rec.has_time = true;
-    rec.block_ids = r.ids;
-    rec.block_size = kEngineTestBlockSize;
-    rec.input_tokens = r.input;
+    RequestRecord rec = TimedRecord(line++, r.t, r.ids, kEngineTestBlockSize, r.input);
     rec.output_tokens = r.output;
     rec.duration_s = r.duration;
     recs.push_back(rec);
