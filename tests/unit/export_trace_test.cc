@@ -8,20 +8,15 @@
 
 #include "export/export_order.h"
 #include "hash/conform_ids.h"
+#include "trace_builder.h"
 
 namespace ltl {
 namespace {
 
 RequestRecord Rec(uint64_t line, double t, int64_t in, int64_t out, std::vector<uint64_t> ids,
                   std::string conv = "", uint32_t bs = 16) {
-  RequestRecord r;
-  r.line = line;
-  r.time_s = t;
-  r.has_time = true;
-  r.input_tokens = in;
+  RequestRecord r = testing::TimedRecord(line, t, ids, bs, in);
   r.output_tokens = out;
-  r.block_size = bs;
-  r.block_ids = std::move(ids);
   r.conversation = std::move(conv);
   return r;
 }
