@@ -9,15 +9,19 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "cli/command_line.h"
 #include "cli/progress_line.h"
 #include "common/request_record.h"
+#include "hash/first_use.h"
 #include "hash/salt_file.h"
 #include "pipeline/cctrace_export_run.h"
 #include "pipeline/export_run.h"
@@ -260,10 +264,13 @@ struct StreamPull {
 // Python objects ("data"), report.json's text ("json_text"), the terminal summary, the warnings
 // and the --max-skip-share message ("" = within). `shards` are replayed after `paths`, in order,
 // then the shards `stream` (an iterable, or None) yields as they come, named by stream_names.
+// `exact` (or None): a Python callable given the trace's first-use keys (bytes) that returns the
+// exact unbounded figures (steady_hit, steady_across, cold_hit, cold_across): the Dask driver's
+// shuffle by block id (hash/first_use.h). An exception it raises ends the run and is raised again.
 py::dict Profile(const std::vector<std::string>& paths,
                  const std::vector<std::shared_ptr<PyShard>>& shards, const py::dict& options,
                  const std::optional<std::string>& output, bool progress, const py::object& stream,
-                 const std::vector<std::string>& stream_names) {
+                 const std::vector<std::string>& stream_names, const py::object& exact) {
   ltl::cli::CommandSpec parsed = ParseSpec("profile", paths, options);
   if (!parsed.profile) Raise(ltl::Status::InvalidArgument("not a profile"));
   ltl::ProfileSpec spec = std::move(*parsed.profile);
@@ -277,6 +284,22 @@ py::dict Profile(const std::vector<std::string>& paths,
     spec.read.stream.names = stream_names;
     spec.read.stream.pull = [&pull](std::optional<ltl::Shard>* next) { return pull.Pull(next); };
   }
+  std::optional<py::error_already_set> exact_error;
+  if (!exact.is_none()) {
+    spec.exact_unbounded =
+        [&exact, &exact_error](const std::string& keys) -> ltl::Result<ltl::FirstUseFigures> {
+      py::gil_scoped_acquire gil;
+      try {
+        auto t = exact(py::bytes(keys)).cast<std::tuple<int64_t, int64_t, int64_t, int64_t>>();
+        return ltl::FirstUseFigures{std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t)};
+      } catch (py::error_already_set& e) {
+        exact_error.emplace(std::move(e));
+      } catch (const py::cast_error&) {
+        return ltl::Status::InvalidArgument("the exact ceiling's figures are not 4 integers");
+      }
+      return ltl::Status::InvalidArgument("the exact ceiling's computation raised an exception");
+    };
+  }
   Collected collected;
   ltl::Result<ltl::ProfileResult> result = ltl::Status::Ok();
   {
@@ -284,6 +307,7 @@ py::dict Profile(const std::vector<std::string>& paths,
     result = ltl::ProfileRun(std::move(spec), collected.Hooks(progress));
   }
   if (pull.error) throw std::move(*pull.error);
+  if (exact_error) throw std::move(*exact_error);
   if (!result.ok()) Raise(result.status());
   const ltl::Profile& p = result->profile;
   std::string summary = ltl::RenderTerminalSummary(p);
@@ -341,6 +365,84 @@ py::tuple ExportTrace(const std::vector<std::string>& paths, const std::string& 
   return py::make_tuple(result->stats.written, collected.warnings, result->too_many_skipped);
 }
 
+// The first-use shuffle's steps (hash/first_use.h) over bytes, each without the GIL.
+std::string_view View(const py::bytes& b) {
+  return {PyBytes_AS_STRING(b.ptr()), static_cast<size_t>(PyBytes_GET_SIZE(b.ptr()))};
+}
+
+template <typename T>
+T OrRaise(ltl::Result<T> r) {
+  if (!r.ok()) Raise(r.status());
+  return std::move(r).value();
+}
+
+std::vector<py::bytes> FirstUseMapOf(const std::shared_ptr<PyShard>& s, uint32_t file_index,
+                                     uint32_t partitions) {
+  std::vector<std::string> parts;
+  {
+    py::gil_scoped_release release;
+    parts = ltl::FirstUseMap(s->shard.input.records, file_index, partitions);
+  }
+  std::vector<py::bytes> out;
+  for (std::string& p : parts) out.emplace_back(std::move(p));
+  return out;
+}
+
+py::tuple FirstUseReduceOf(const std::vector<py::bytes>& blobs, const py::bytes& keys) {
+  std::vector<std::string_view> views;
+  for (const py::bytes& b : blobs) views.push_back(View(b));
+  const std::string_view k = View(keys);
+  std::string across, misses;
+  ltl::Status st;
+  {
+    py::gil_scoped_release release;
+    auto decoded = ltl::DecodeFirstUseKeys(k);
+    auto reduced = decoded.ok() ? ltl::FirstUseReduce(views, *decoded)
+                                : ltl::Result<ltl::FirstUseReduced>(decoded.status());
+    if (reduced.ok()) {
+      across = ltl::EncodeFirstUseAccesses(reduced->across);
+      misses = ltl::EncodeFirstUseAccesses(reduced->first_miss);
+    } else {
+      st = reduced.status();
+    }
+  }
+  if (!st.ok()) Raise(st);
+  return py::make_tuple(py::bytes(across), py::bytes(misses));
+}
+
+py::bytes FirstUseCutsOf(const py::bytes& keys, const std::vector<py::bytes>& misses) {
+  const ltl::FirstUseKeys k = OrRaise(ltl::DecodeFirstUseKeys(View(keys)));
+  std::vector<std::vector<ltl::FirstUseAccess>> parts;
+  for (const py::bytes& m : misses) parts.push_back(OrRaise(ltl::DecodeFirstUseAccesses(View(m))));
+  const std::vector<uint32_t> cuts = OrRaise(ltl::FirstUseCuts(k, parts));
+  return py::bytes(reinterpret_cast<const char*>(cuts.data()), cuts.size() * sizeof(uint32_t));
+}
+
+std::vector<uint32_t> CutsOf(const py::bytes& cuts, size_t ranks) {
+  const std::string_view v = View(cuts);
+  if (v.size() != ranks * sizeof(uint32_t)) Raise(ltl::Status::Corrupt("first-use cuts: size"));
+  std::vector<uint32_t> out(ranks);
+  if (ranks) std::memcpy(out.data(), v.data(), v.size());
+  return out;
+}
+
+py::tuple FirstUseAcrossOf(const py::bytes& across, const py::bytes& keys, const py::bytes& cuts) {
+  const ltl::FirstUseKeys k = OrRaise(ltl::DecodeFirstUseKeys(View(keys)));
+  const auto acc = OrRaise(ltl::DecodeFirstUseAccesses(View(across)));
+  const ltl::FirstUseFigures f = ltl::FirstUseAcross(acc, k, CutsOf(cuts, k.conversation.size()));
+  return py::make_tuple(f.steady_across, f.cold_across);
+}
+
+py::tuple FirstUseFiguresOfPy(const py::bytes& keys, const py::bytes& cuts,
+                              const std::vector<std::pair<int64_t, int64_t>>& across) {
+  const ltl::FirstUseKeys k = OrRaise(ltl::DecodeFirstUseKeys(View(keys)));
+  std::vector<ltl::FirstUseFigures> sums;
+  for (const auto& [steady, cold] : across) sums.push_back({0, steady, 0, cold});
+  const ltl::FirstUseFigures f =
+      ltl::FirstUseFiguresOf(k, CutsOf(cuts, k.conversation.size()), sums);
+  return py::make_tuple(f.steady_hit, f.steady_across, f.cold_hit, f.cold_across);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -349,9 +451,20 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<CoreError>(m, "Error", PyExc_RuntimeError);
   m.def("profile", &Profile, py::arg("paths"), py::arg("shards"), py::arg("options"),
         py::arg("output"), py::arg("progress") = false, py::arg("stream") = py::none(),
-        py::arg("stream_names") = std::vector<std::string>(),
+        py::arg("stream_names") = std::vector<std::string>(), py::arg("exact") = py::none(),
         "Profiles files and shards in memory, then the shards an iterable yields as they come; "
         "returns {data, json_text, summary, warnings, too_many_skipped}");
+  m.def("first_use_map", &FirstUseMapOf, py::arg("shard"), py::arg("file_index"),
+        py::arg("partitions"), "A shard's block accesses as one bytes per partition (by block id)");
+  m.def("first_use_reduce", &FirstUseReduceOf, py::arg("blobs"), py::arg("keys"),
+        "One partition (a map output of every file): (across accesses, first misses) as bytes");
+  m.def("first_use_cuts", &FirstUseCutsOf, py::arg("keys"), py::arg("first_misses"),
+        "Per request, where its unbounded hit run ends (bytes)");
+  m.def("first_use_across", &FirstUseAcrossOf, py::arg("across"), py::arg("keys"), py::arg("cuts"),
+        "A partition's across-conversation hit tokens: (steady, cold)");
+  m.def("first_use_figures", &FirstUseFiguresOfPy, py::arg("keys"), py::arg("cuts"),
+        py::arg("across"),
+        "(steady_hit, steady_across, cold_hit, cold_across) from the cuts and across sums");
   m.def("hash_shard", &HashShardOf, py::arg("path"), py::arg("options"),
         "The hashed shard of one file: (Shard, warnings, too_many_skipped)");
   m.def("export", &ExportTrace, py::arg("paths"), py::arg("to"), py::arg("output"),

@@ -138,7 +138,7 @@ class Report(_Node):
         return pandas.json_normalize(value)
 
 
-def _report(paths, shards, output, options, stream=None, stream_names=()):
+def _report(paths, shards, output, options, stream=None, stream_names=(), exact_unbounded=None):
     allow = options.pop("allow_too_many_skipped", False)
     progress = bool(options.pop("progress", False))
     options.pop("quiet", None)  # no progress line unless progress=True
@@ -146,7 +146,8 @@ def _report(paths, shards, output, options, stream=None, stream_names=()):
         output = os.fspath(output)
         if output.endswith(".json"):
             output = output[: -len(".json")]
-    r = _call(_core.profile, paths, shards, options, output, progress, stream, list(stream_names))
+    r = _call(_core.profile, paths, shards, options, output, progress, stream, list(stream_names),
+              exact_unbounded)
     code = _finish(r["warnings"], r["too_many_skipped"], allow)
     return Report(r["data"], r["json_text"], r["summary"], code)
 
@@ -195,16 +196,20 @@ def replay(shards, output=None, **options):
     return _report([], items, output, dict(options))
 
 
-def replay_stream(shards, names, output=None, **options):
+def replay_stream(shards, names, output=None, exact_unbounded=None, **options):
     """replay() of shards as an iterable yields them, in the order given: each item is a shard's
     bytes (Shard.to_bytes()), a shard file's path or a Shard, and is decoded and its block ids
     interned (without the GIL) before the next is asked for, so a driver merges while its workers
     still hash (llmtrafficlens.dask). `names` are the files the shards come from, in order: they
     name the run, as a shard's own file does in replay(). The report is replay's on the same
-    shards; an exception the iterable raises is raised here."""
+    shards; an exception the iterable raises is raised here. exact_unbounded(keys), when given,
+    is called once the trace is built with its first-use keys (bytes) and returns the exact
+    (steady_hit, steady_across, cold_hit, cold_across), which replace the replay's ceiling and
+    cold ceiling (llmtrafficlens.dask's shuffle by block id; an exception it raises is raised
+    here)."""
     names = [os.fspath(n) for n in names]
     if not names:
         err = Error("llmtrafficlens: replay needs at least one shard")
         err.exit_code = 2
         raise err
-    return _report([], [], output, dict(options), iter(shards), names)
+    return _report([], [], output, dict(options), iter(shards), names, exact_unbounded)

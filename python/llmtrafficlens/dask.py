@@ -15,17 +15,24 @@ bytes) goes to stderr, then the phases' wall times: the map (hash-shard tasks un
 is back and merged on the driver, with the workers' peak RSS) and the merge+replay on the driver
 after it (with the driver's RSS at the start, before it, and its peak), then the driver's time
 spent merging shards during the map: the figures of docs/PERFORMANCE.md "Dask"
-(bench/run-dask-bench.sh).
+(bench/run-dask-bench.sh). With --exact-ceiling (exact_ceiling=True), each hash-shard task also
+cuts its file's block accesses into P pieces by block id, which stay on the workers; once the
+driver's trace is built, P reduce tasks find each block's first use by request rank, and the
+ceiling, its across/same-conversation split and the cold ceiling come from that shuffle (exact
+with --sample-rate, while the curve is sampled; docs/SCALE.md "The exact ceiling on a cluster").
 
     python3 -m llmtrafficlens.dask --local 2 -o report logs/*.jsonl.zst
     python3 -m llmtrafficlens.dask --scheduler tcp://host:8786 -o report --salt-file /shared/.ltl-salt \\
         --shard-dir /shared/shards 's3-mirror/2025-07-*/*.csv.gz' --capacity 1M,4M
+    python3 -m llmtrafficlens.dask --scheduler tcp://host:8786 --sample-rate 0.01 --exact-ceiling \
+        --salt-file /shared/.ltl-salt 'logs/*.csv.gz'
 """
 import argparse
 import os
 import resource
 import sys
 import time
+import uuid
 
 import llmtrafficlens as ltl
 from llmtrafficlens import _core
@@ -56,18 +63,83 @@ def split_options(options):
     return worker, driver
 
 
-def _hash_task(index, path, salt_file, options, shard_dir, task_hook):
+def _hash_task(index, path, salt_file, options, shard_dir, task_hook, partitions=0):
     """One task: (index, the shard of one file as the codec's bytes or its path under shard_dir,
     the file's size). Bytes, not a Shard: Dask ships them as they are, and the driver decodes
-    them in C++ without the GIL."""
+    them in C++ without the GIL. With partitions > 0 (the exact ceiling), (that, the file's block
+    accesses cut into `partitions` bytes by block id): the map of the shuffle, which stays on the
+    worker (_head and _part take the pieces apart there)."""
     if task_hook is not None:
         task_hook(index, path)
     shard = ltl.hash_shard(path, salt_file=salt_file, **options)
+    parts = _core.first_use_map(shard, index, partitions) if partitions else None
     if shard_dir is None:
-        return index, shard.to_bytes(), shard.bytes
-    out = os.path.join(shard_dir, f"{index:06d}.ltlshard")
-    shard.save(out)
-    return index, out, shard.bytes
+        head = index, shard.to_bytes(), shard.bytes
+    else:
+        out = os.path.join(shard_dir, f"{index:06d}.ltlshard")
+        shard.save(out)
+        head = index, out, shard.bytes
+    return head if parts is None else (head, parts)
+
+
+def _head(result):
+    """What the driver merges of a map task's result (the shard)."""
+    return result[0]
+
+
+def _part(result, partition):
+    """One partition's piece of a map task's block accesses."""
+    return result[1][partition]
+
+
+def _first_use_reduce(partition, keys, *pieces):
+    """The reduce of one partition (a piece of every file, in any order): (across accesses, first
+    misses) as bytes; the first stay on the worker for _first_use_across."""
+    return _core.first_use_reduce(list(pieces), keys)
+
+
+def _first_misses(reduced):
+    return reduced[1]
+
+
+def _first_use_across(reduced, keys, cuts):
+    return _core.first_use_across(reduced[0], keys, cuts)
+
+
+class _Shuffle:
+    """The exact unbounded figures by a shuffle by block id (hash/first_use.h, docs/SCALE.md "The
+    exact ceiling on a cluster"): called by the driver's replay once its trace is built, with the
+    trace's first-use keys (a few bytes per request). Every file's map task cut its block
+    accesses into `partitions` pieces (self.pieces[file][partition], on the workers); a reduce
+    task per partition gathers that partition's pieces and orders each block's accesses by
+    request rank; the driver takes per request the smallest first-miss position (its cut) and the
+    workers sum the across-conversation tokens before the cuts."""
+
+    def __init__(self, client, partitions, tag):
+        self.client, self.partitions, self.tag = client, partitions, tag
+        self.pieces = []
+        self.tasks = 0
+
+    def __call__(self, keys):
+        client, tag = self.client, self.tag
+        keys_f = client.scatter(keys, broadcast=True, hash=False)
+        reduced = [client.submit(_first_use_reduce, p, keys_f,
+                                 *[pieces[p] for pieces in self.pieces],
+                                 key=f"llmtrafficlens-first-use-reduce-{p}-{tag}", pure=False)
+                   for p in range(self.partitions)]
+        self.pieces = []  # the reduces hold them now; released as each one ends
+        misses = client.gather([client.submit(_first_misses, r, pure=False,
+                                              key=f"llmtrafficlens-first-use-misses-{p}-{tag}")
+                                for p, r in enumerate(reduced)])
+        cuts = _core.first_use_cuts(keys, misses)
+        del misses
+        cuts_f = client.scatter(cuts, broadcast=True, hash=False)
+        sums = client.gather([client.submit(_first_use_across, r, keys_f, cuts_f, pure=False,
+                                            key=f"llmtrafficlens-first-use-across-{p}-{tag}")
+                              for p, r in enumerate(reduced)])
+        self.tasks += 3 * self.partitions
+        del reduced, keys_f, cuts_f
+        return _core.first_use_figures(keys, cuts, sums)
 
 
 def _peak_rss_bytes():
@@ -152,13 +224,16 @@ class _Arrivals:
 
 
 def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=None,
-            progress=True, task_hook=None, **options):
+            progress=True, task_hook=None, exact_ceiling=False, partitions=None, **options):
     """Profiles `paths` (files and globs, expanded as `profile` expands them) on a Dask cluster and
     returns the Report; output="PREFIX" also writes PREFIX.json and PREFIX.html. client: a
     distributed.Client (default: the current one, else local_cluster(1): one worker process with
     a thread per core). Other keyword options are the CLI's flags (llmtrafficlens.profile), split between the
     workers' hash-shard and the driver's replay (split_options). task_hook(index, path), when
-    given, runs on the worker before each task (e.g. to prepare the worker's environment)."""
+    given, runs on the worker before each task (e.g. to prepare the worker's environment).
+    exact_ceiling=True computes the ceiling, its across/same-conversation split and the cold
+    ceiling by a shuffle by block id on the workers (`partitions` reduce tasks, default one per
+    worker thread), so they are exact with sample_rate= too, and no machine holds every block."""
     import distributed  # Debian's python3-distributed
 
     files = _core.expand_inputs([os.fspath(p) for p in
@@ -185,13 +260,32 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
         rss_at_start = _rss_bytes()
         map_start = time.monotonic()
         # Earlier files first (a higher priority), so the driver's in-order merge rarely waits.
-        futures = [client.submit(_hash_task, i, f, salt_file, worker_opts, shard_dir, task_hook,
-                                 key=f"llmtrafficlens-hash-shard-{i}-{os.getpid()}-{id(files)}",
+        tag = f"{os.getpid()}-{id(files)}"
+        shuffle = None
+        if exact_ceiling:
+            if partitions is None:
+                partitions = max(1, sum(client.nthreads().values()))
+            shuffle = _Shuffle(client, int(partitions), f"{tag}-{uuid.uuid4().hex[:8]}")
+        futures, task = [], None
+        for i, f in enumerate(files):
+            task = client.submit(_hash_task, i, f, salt_file, worker_opts, shard_dir, task_hook,
+                                 shuffle.partitions if shuffle else 0,
+                                 key=f"llmtrafficlens-hash-shard-{i}-{tag}",
                                  pure=False, priority=len(files) - i)
-                   for i, f in enumerate(files)]
+            if shuffle is not None:
+                # The shard goes to the driver, the pieces stay on the worker for the reduces.
+                shuffle.pieces.append([client.submit(_part, task, p, pure=False,
+                                                     key=f"llmtrafficlens-first-use-map-{i}-{p}-"
+                                                         f"{shuffle.tag}")
+                                       for p in range(shuffle.partitions)])
+                task = client.submit(_head, task, pure=False, priority=len(files) - i,
+                                     key=f"llmtrafficlens-shard-of-{i}-{shuffle.tag}")
+            futures.append(task)
+        del task
         arrivals = _Arrivals(futures, bar, distributed)
         del futures
-        report = ltl.replay_stream(arrivals, files, output=output, **driver_opts)
+        report = ltl.replay_stream(arrivals, files, output=output, exact_unbounded=shuffle,
+                                   **driver_opts)
         end = time.monotonic()
         bar.phases(client, arrivals.map_end - map_start, end - arrivals.map_end, rss_at_start,
                    arrivals.rss_before_replay, arrivals.merge_seconds)
@@ -262,6 +356,12 @@ def main(argv=None):
                         help="the salt file, on a path every worker reads (default: .ltl-salt)")
     parser.add_argument("--shard-dir", help="write shards here (a directory the workers share) "
                         "and bring back only their paths")
+    parser.add_argument("--exact-ceiling", action="store_true",
+                        help="the ceiling, its across/same-conversation split and the cold "
+                        "ceiling by a shuffle by block id on the workers: exact with "
+                        "--sample-rate too, and no machine holds every block")
+    parser.add_argument("--partitions", type=int, metavar="P",
+                        help="--exact-ceiling: reduce tasks (default: one per worker thread)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     args, rest = parser.parse_known_args(argv)
     files, options = _parse_rest(rest)
@@ -277,7 +377,8 @@ def main(argv=None):
         client = distributed.Client(args.scheduler)
     try:
         report = profile(files, client=client, output=args.output, salt_file=args.salt_file,
-                         shard_dir=args.shard_dir, progress=not args.quiet, **options)
+                         shard_dir=args.shard_dir, progress=not args.quiet,
+                         exact_ceiling=args.exact_ceiling, partitions=args.partitions, **options)
     except ltl.Error as e:
         print(e, file=sys.stderr)
         return getattr(e, "exit_code", 2)

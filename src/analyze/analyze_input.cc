@@ -41,7 +41,7 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
                                        layout, WithCommas(static_cast<int64_t>(n)));
   }
   BuildProfile(in.records, trace, o.replay, o.capacities, &p, o.fleet ? &*o.fleet : nullptr,
-               o.kv_cache.threads);
+               o.kv_cache.threads, o.exact_unbounded ? &o.exact_unbounded : nullptr);
   if (o.engine && !o.fleet) BuildEngineRows(trace, o.replay, *o.engine, &p);
   // Several files: AIPerf would read the time-merged trace (what `export FILE...` writes), whose
   // file order is the replay order, not the order the files were given in.

@@ -32,6 +32,7 @@ struct AnalyzeOptions {
   bool warm_prefix = false;             // cache traces: --warm-prefix
   std::string tokenizer;                // gateway logs: the --tokenizer used ("" = none)
   ProviderCacheOptions provider_cache;  // --provider-cache, --provider-ttl, --prices
+  FirstUseHook exact_unbounded;         // the Dask driver's shuffle (BuildProfile); empty = none
 };
 
 Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounter& skips,

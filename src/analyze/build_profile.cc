@@ -11,6 +11,7 @@
 #include "analyze/radix_lru_figures.h"
 #include "common/parallel_jobs.h"
 #include "simulate/aiperf_rate.h"
+#include "simulate/first_use_keys.h"
 #include "simulate/fleet_sim.h"
 #include "simulate/lru_curve.h"
 
@@ -84,11 +85,33 @@ void FillRadixLruFigures(const Trace& trace, const ReplayOptions& options, const
   }
 }
 
+// The cluster's exact unbounded figures in place of the replay's: the same measured windows
+// (LruCurve::Compute's), the same HitTokens. On a sampled trace they replace estimates, so their
+// error estimates are 0 and the largest error is the curve rows' alone.
+void ApplyExactUnbounded(const FirstUseHook& hook, const std::vector<RequestRecord>& records,
+                         const Trace& trace, const ReplayOptions& options,
+                         const ReplayOptions& cold_opts, Profile* p) {
+  const Result<FirstUseFigures> f = hook(
+      EncodeFirstUseKeys(FirstUseKeysOf(trace, records.size(), FirstMeasuredIndex(trace, options),
+                                        FirstMeasuredIndex(trace, cold_opts))));
+  if (!f.ok()) return;
+  const bool split = trace.num_conversations > 0;
+  p->ceiling = HitTokens{f->steady_hit, split ? f->steady_across : 0};
+  p->cold_ceiling = HitTokens{f->cold_hit, split ? f->cold_across : 0};
+  if (!p->sampling.active) return;
+  p->sampling.ceiling_error_points = 0;
+  p->sampling.cold_ceiling_error_points = 0;
+  p->sampling.max_error_points = 0;
+  for (const CurveRow& r : p->curve)
+    p->sampling.max_error_points = std::max(p->sampling.max_error_points, r.error_points);
+}
+
 }  // namespace
 
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
-                  const FleetOptions* fleet, unsigned threads) {
+                  const FleetOptions* fleet, unsigned threads,
+                  const FirstUseHook* exact_unbounded) {
   p->block_size = trace.block_size;
   p->warmup = options.warmup;
   p->order = options.order;
@@ -183,6 +206,8 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
           p->saturation_blocks);
     }
   }
+  if (exact_unbounded && *exact_unbounded)
+    ApplyExactUnbounded(*exact_unbounded, records, trace, options, cold_opts, p);
   p->dist = ComputeDistributions(records, trace);
   // The fleet's worker caches and pooled reference stay the flat LRU (radix-lru has no online
   // cache yet): docs/SEMANTICS.md "Two LRUs".

@@ -7,6 +7,7 @@
 
 #include "analyze/profile.h"
 #include "common/request_record.h"
+#include "hash/first_use.h"
 #include "simulate/fleet_options.h"
 #include "simulate/replay_options.h"
 #include "simulate/trace.h"
@@ -23,9 +24,13 @@ std::vector<uint64_t> DefaultCapacityTokens();
 
 // Fills the replay and distribution parts of *p (input description fields are the caller's).
 // With `fleet`, also simulates the fleet (p->fleet). `threads` (0 = every core, 1 = this thread
-// only) bounds the replays run side by side; the figures do not depend on it.
+// only) bounds the replays run side by side; the figures do not depend on it. With
+// `exact_unbounded` (the Dask driver's shuffle, hash/first_use.h), the ceiling and the cold
+// ceiling are the figures it returns for the trace's keys: exact even on a sampled trace (their
+// error estimates 0). Its error leaves the replay's figures; the hook's owner ends the run.
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
-                  const FleetOptions* fleet = nullptr, unsigned threads = 1);
+                  const FleetOptions* fleet = nullptr, unsigned threads = 1,
+                  const FirstUseHook* exact_unbounded = nullptr);
 
 }  // namespace ltl

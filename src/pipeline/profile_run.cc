@@ -187,7 +187,19 @@ Result<ProfileResult> ProfileRun(ProfileSpec spec, const RunHooks& hooks) {
       analyze.fleet->max_num_seqs = er.options.max_num_seqs;
     }
   }
+  Status exact_status;
+  if (spec.exact_unbounded) {
+    if (spec.lru != LruEngine::kVllm)
+      return Status::InvalidArgument(
+          "the exact ceiling on a cluster follows the flat LRU (--eviction vllm) only");
+    analyze.exact_unbounded = [&](const std::string& keys) {
+      Result<FirstUseFigures> f = spec.exact_unbounded(keys);
+      if (!f.ok()) exact_status = f.status();
+      return f;
+    };
+  }
   result.profile = AnalyzeInput(in, trace, skips, analyze);
+  if (!exact_status.ok()) return exact_status;
   Profile& p = result.profile;
   if (run.ctx.durations) {
     p.load_timing.asked = true;

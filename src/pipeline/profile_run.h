@@ -13,6 +13,7 @@
 #include "analyze/build_profile.h"
 #include "analyze/profile.h"
 #include "common/status.h"
+#include "hash/first_use.h"
 #include "pipeline/engine_settings.h"
 #include "pipeline/fleet_settings.h"
 #include "pipeline/kv_settings.h"
@@ -42,6 +43,9 @@ struct ProfileSpec {
   double provider_ttl_s = 0;                // > 0: the short TTL for a what-if (--provider-ttl)
   std::string prices_file;                  // --prices FILE (JSON; "" = the built-in table)
   std::optional<std::string> requests_out;  // --requests-out REQ.jsonl
+  // The ceiling and the cold ceiling computed elsewhere from the trace's keys (the Dask driver's
+  // shuffle by block id, hash/first_use.h): exact on a sampled trace too. Empty = the replay's.
+  FirstUseHook exact_unbounded;
 };
 
 // Under sampling, the options whose figures sampling does not support: one message naming the

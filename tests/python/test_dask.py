@@ -17,7 +17,11 @@ shards and bytes of the map, one peak RSS per worker, the driver's memory), and 
 salt's content. On the started cluster the salt travels only as a path: a scheduler plugin keeps
 every task the scheduler receives, and their pickled specifications hold the salt file's absolute
 path but neither the salt's text nor its key bytes; the workers run in another directory and read
-the file by that path; no process's log shows the salt."""
+the file by that path; no process's log shows the salt. With exact_ceiling (--exact-ceiling) on the
+started cluster, the ceiling, its across/same-conversation split and the cold ceiling come from
+the shuffle by block id (the scheduler receives its map, reduce, misses and across tasks, one per
+partition) and equal the single process's, unsampled and with --sample-rate (where the curve is
+the sampled one and the sampled run's own ceiling differs)."""
 import json
 import os
 import pickle
@@ -331,9 +335,11 @@ class TaskRecorder(distributed.diagnostics.plugin.SchedulerPlugin):
 
     def __init__(self):
         self.specs = []
+        self.keys = []
 
     def update_graph(self, scheduler, keys=(), **kwargs):
         for key in keys:
+            self.keys.append(str(key))
             ts = scheduler.tasks.get(key)
             if ts is not None and ts.run_spec is not None:
                 self.specs.append(pickle.dumps(ts.run_spec))
@@ -341,6 +347,14 @@ class TaskRecorder(distributed.diagnostics.plugin.SchedulerPlugin):
 
 def recorded_specs(dask_scheduler):
     return dask_scheduler.plugins[TaskRecorder.name].specs
+
+
+def recorded_keys(dask_scheduler):
+    return dask_scheduler.plugins[TaskRecorder.name].keys
+
+
+HIT_FIELDS = ("hit_rate", "hit_tokens", "measured_tokens", "across", "same_conv", "across_tokens",
+              "same_conv_tokens")
 
 
 class DaskProfileOnStartedProcesses(DaskTests, unittest.TestCase):
@@ -374,6 +388,61 @@ class DaskProfileOnStartedProcesses(DaskTests, unittest.TestCase):
             self.assertEqual(data["ceiling"][key], cli["ceiling"][key])
         self.assertEqual(data["curve"], cli["curve"])
         self.assertEqual(report.json_text, self.cli_json)
+
+    def shuffle_tasks(self, before):
+        """The first-use tasks the scheduler received since `before` keys: {kind: partitions}."""
+        seen = {}
+        for key in self.client.run_on_scheduler(recorded_keys)[before:]:
+            m = re.match(r"llmtrafficlens-first-use-(?:(map)-\d+|(reduce|misses|across))-(\d+)-",
+                         key)
+            if m:
+                seen.setdefault(m[1] or m[2], set()).add(int(m[3]))
+        return seen
+
+    def test_exact_ceiling_by_a_shuffle_equals_the_single_process_report(self):
+        # The unbounded figures from the shuffle by block id (3 reduce tasks on the two worker
+        # processes): the ceiling, its split and the cold ceiling equal the CLI's, on a log where
+        # both across- and same-conversation hits occur; the whole report is unchanged.
+        cli = json.loads(self.cli_json)
+        for key in ("ceiling", "cold_ceiling"):
+            self.assertGreater(cli[key]["across_tokens"], 0)
+            self.assertGreater(cli[key]["same_conv_tokens"], 0)
+        before = len(self.client.run_on_scheduler(recorded_keys))
+        report = ltl_dask.profile(self.paths, client=self.client, salt_file=self.salt,
+                                  progress=False, exact_ceiling=True, partitions=3)
+        data = report.to_dict()
+        for key in ("ceiling", "cold_ceiling"):
+            self.assertEqual(data[key], cli[key])
+        self.assertEqual(report.json_text, self.cli_json)
+        self.assertEqual(self.shuffle_tasks(before), {k: {0, 1, 2} for k in
+                                                      ("map", "reduce", "misses", "across")})
+
+    def test_exact_ceiling_with_a_sampled_curve(self):
+        # --sample-rate: the curve is the sampled one (as the single process samples it), the
+        # ceiling and the cold ceiling are the exact, unsampled figures (error 0), not the
+        # sampled run's estimates.
+        cli = json.loads(self.cli_json)
+        sampled = ltl.profile(self.paths, salt_file=self.salt, sample_rate=0.25).to_dict()
+        self.assertNotEqual(sampled["ceiling"]["hit_tokens"], cli["ceiling"]["hit_tokens"])
+        before = len(self.client.run_on_scheduler(recorded_keys))
+        data = ltl_dask.profile(self.paths, client=self.client, salt_file=self.salt,
+                                progress=False, exact_ceiling=True, sample_rate=0.25).to_dict()
+        self.assertEqual(data["sampling"]["rate"], 0.25)
+        self.assertEqual(data["curve"], sampled["curve"])
+        for key in ("ceiling", "cold_ceiling"):
+            for field in HIT_FIELDS:
+                self.assertEqual(data[key][field], cli[key][field], (key, field))
+            self.assertEqual(data[key]["error_points"], 0)
+        self.assertEqual(self.shuffle_tasks(before)["reduce"], set(range(WORKERS)))
+
+    def test_exact_ceiling_on_the_command_line(self):
+        prefix = os.path.join(self.dir, "exact")
+        p = subprocess.run([sys.executable, "-m", "llmtrafficlens.dask", *self.cluster_args, "-o",
+                            prefix, "--salt-file", self.salt, "--exact-ceiling", "--partitions",
+                            "2", "-q", *self.paths], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(prefix + ".json", encoding="utf-8") as f:
+            self.assertEqual(f.read(), self.cli_json)
 
     def test_the_salt_travels_only_as_a_path(self):
         # A relative salt path: the driver makes it absolute; the workers (in other directories)
