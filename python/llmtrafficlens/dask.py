@@ -118,9 +118,10 @@ class _Shuffle:
     def __init__(self, client, partitions, tag):
         self.client, self.partitions, self.tag = client, partitions, tag
         self.pieces = []
-        self.tasks = 0
+        self.seconds = None
 
     def __call__(self, keys):
+        start = time.monotonic()
         client, tag = self.client, self.tag
         keys_f = client.scatter(keys, broadcast=True, hash=False)
         reduced = [client.submit(_first_use_reduce, p, keys_f,
@@ -137,9 +138,10 @@ class _Shuffle:
         sums = client.gather([client.submit(_first_use_across, r, keys_f, cuts_f, pure=False,
                                             key=f"llmtrafficlens-first-use-across-{p}-{tag}")
                               for p, r in enumerate(reduced)])
-        self.tasks += 3 * self.partitions
         del reduced, keys_f, cuts_f
-        return _core.first_use_figures(keys, cuts, sums)
+        figures = _core.first_use_figures(keys, cuts, sums)
+        self.seconds = time.monotonic() - start
+        return figures
 
 
 def _peak_rss_bytes():
@@ -174,9 +176,10 @@ class _Progress:
                   file=sys.stderr, flush=True)
 
     def phases(self, client, map_seconds, replay_seconds, rss_at_start, rss_before_replay,
-               merge_seconds):
+               merge_seconds, shuffle=None):
         """The phase line: map and merge+replay wall times, workers' and driver's memory, and the
-        driver's time merging shards during the map."""
+        driver's time merging shards during the map; with the exact ceiling, the part of the
+        merge+replay spent in its shuffle's reduces."""
         if not self.enabled:
             return
         try:  # a worker's peak since it started (a LocalCluster's workers start with the run)
@@ -190,7 +193,10 @@ class _Progress:
               f"{replay_seconds:.2f} s (driver RSS {_mib(rss_at_start)} MiB at the start, "
               f"{_mib(rss_before_replay)} MiB before it, "
               f"peak {_mib(_peak_rss_bytes())} MiB); shards merged on the driver as they "
-              f"arrived: {merge_seconds:.2f} s during the map", file=sys.stderr, flush=True)
+              f"arrived: {merge_seconds:.2f} s during the map"
+              + ("" if shuffle is None or shuffle.seconds is None else
+                 f"; exact ceiling by the shuffle ({shuffle.partitions} partitions): "
+                 f"{shuffle.seconds:.2f} s of the merge+replay"), file=sys.stderr, flush=True)
 
 
 class _Arrivals:
@@ -288,7 +294,7 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
                                    **driver_opts)
         end = time.monotonic()
         bar.phases(client, arrivals.map_end - map_start, end - arrivals.map_end, rss_at_start,
-                   arrivals.rss_before_replay, arrivals.merge_seconds)
+                   arrivals.rss_before_replay, arrivals.merge_seconds, shuffle)
         return report
     finally:
         if own is not None:

@@ -439,8 +439,10 @@ class DaskProfileOnStartedProcesses(DaskTests, unittest.TestCase):
         prefix = os.path.join(self.dir, "exact")
         p = subprocess.run([sys.executable, "-m", "llmtrafficlens.dask", *self.cluster_args, "-o",
                             prefix, "--salt-file", self.salt, "--exact-ceiling", "--partitions",
-                            "2", "-q", *self.paths], capture_output=True, text=True)
+                            "2", *self.paths], capture_output=True, text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stderr, r"; exact ceiling by the shuffle \(2 partitions\): "
+                                   r"\d+\.\d+ s of the merge\+replay")
         with open(prefix + ".json", encoding="utf-8") as f:
             self.assertEqual(f.read(), self.cli_json)
 
