@@ -418,6 +418,12 @@ py::bytes FirstUseCutsOf(const py::bytes& keys, const std::vector<py::bytes>& mi
   return py::bytes(reinterpret_cast<const char*>(cuts.data()), cuts.size() * sizeof(uint32_t));
 }
 
+py::bytes MergeFirstMissesOf(const py::bytes& a, const py::bytes& b) {
+  const auto x = OrRaise(ltl::DecodeFirstUseAccesses(View(a)));
+  const auto y = OrRaise(ltl::DecodeFirstUseAccesses(View(b)));
+  return py::bytes(ltl::EncodeFirstUseAccesses(ltl::MergeFirstMisses(x, y)));
+}
+
 std::vector<uint32_t> CutsOf(const py::bytes& cuts, size_t ranks) {
   const std::string_view v = View(cuts);
   if (v.size() != ranks * sizeof(uint32_t)) Raise(ltl::Status::Corrupt("first-use cuts: size"));
@@ -458,6 +464,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("partitions"), "A shard's block accesses as one bytes per partition (by block id)");
   m.def("first_use_reduce", &FirstUseReduceOf, py::arg("blobs"), py::arg("keys"),
         "One partition (a map output of every file): (across accesses, first misses) as bytes");
+  m.def("first_use_merge_misses", &MergeFirstMissesOf, py::arg("a"), py::arg("b"),
+        "Two partitions' first misses as one (the smaller position per request)");
   m.def("first_use_cuts", &FirstUseCutsOf, py::arg("keys"), py::arg("first_misses"),
         "Per request, where its unbounded hit run ends (bytes)");
   m.def("first_use_across", &FirstUseAcrossOf, py::arg("across"), py::arg("keys"), py::arg("cuts"),

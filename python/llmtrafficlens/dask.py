@@ -102,6 +102,10 @@ def _first_misses(reduced):
     return reduced[1]
 
 
+def _merge_misses(a, b):
+    return _core.first_use_merge_misses(a, b)
+
+
 def _first_use_across(reduced, keys, cuts):
     return _core.first_use_across(reduced[0], keys, cuts)
 
@@ -129,11 +133,19 @@ class _Shuffle:
                                  key=f"llmtrafficlens-first-use-reduce-{p}-{tag}", pure=False)
                    for p in range(self.partitions)]
         self.pieces = []  # the reduces hold them now; released as each one ends
-        misses = client.gather([client.submit(_first_misses, r, pure=False,
-                                              key=f"llmtrafficlens-first-use-misses-{p}-{tag}")
-                                for p, r in enumerate(reduced)])
-        cuts = _core.first_use_cuts(keys, misses)
-        del misses
+        # The partitions' first misses, combined pairwise on the workers: the driver receives
+        # one list of at most one entry per request.
+        level = [client.submit(_first_misses, r, pure=False,
+                               key=f"llmtrafficlens-first-use-misses-{p}-{tag}")
+                 for p, r in enumerate(reduced)]
+        depth = 0
+        while len(level) > 1:
+            depth += 1
+            level = [client.submit(_merge_misses, level[i], level[i + 1], pure=False,
+                                   key=f"llmtrafficlens-first-use-merge-{depth}.{i // 2}-{tag}")
+                     if i + 1 < len(level) else level[i] for i in range(0, len(level), 2)]
+        cuts = _core.first_use_cuts(keys, [level[0].result()])
+        del level
         cuts_f = client.scatter(cuts, broadcast=True, hash=False)
         sums = client.gather([client.submit(_first_use_across, r, keys_f, cuts_f, pure=False,
                                             key=f"llmtrafficlens-first-use-across-{p}-{tag}")

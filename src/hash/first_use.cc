@@ -250,6 +250,24 @@ Result<std::vector<FirstUseAccess>> DecodeFirstUseAccesses(std::string_view byte
   return out;
 }
 
+std::vector<FirstUseAccess> MergeFirstMisses(const std::vector<FirstUseAccess>& a,
+                                             const std::vector<FirstUseAccess>& b) {
+  std::vector<FirstUseAccess> out;
+  out.reserve(std::max(a.size(), b.size()));
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && a[i].rank < b[j].rank)) {
+      out.push_back(a[i++]);
+    } else if (i == a.size() || b[j].rank < a[i].rank) {
+      out.push_back(b[j++]);
+    } else {
+      out.push_back({a[i].rank, std::min(a[i].pos, b[j].pos)});
+      ++i, ++j;
+    }
+  }
+  return out;
+}
+
 Result<std::vector<uint32_t>> FirstUseCuts(
     const FirstUseKeys& keys, const std::vector<std::vector<FirstUseAccess>>& first_misses) {
   const size_t ranks = keys.conversation.size();

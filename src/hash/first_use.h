@@ -19,8 +19,10 @@
 //   reduce (one per partition, on a worker): FirstUseReduce orders each block's accesses by rank
 //     and gives, per request, the first position whose block no earlier request used (the
 //     partition's part of the cut) and the list of across-conversation accesses;
-//   driver: FirstUseCuts takes, per request, the smallest of the partitions' positions (memory: a
-//     few bytes per request, FirstUseKeys);
+//   workers: MergeFirstMisses combines the partitions' first misses pairwise (a tree), keeping the
+//     smallest position per request;
+//   driver: FirstUseCuts takes the merged positions (memory: a few bytes per request,
+//     FirstUseKeys);
 //   workers: FirstUseAcross sums the across accesses before each request's cut;
 //   driver: FirstUseFiguresOf adds min(cut * block_size, input_tokens) over the measured requests
 //     and the partitions' across sums: the figures LruCurve::Unbounded gives on the whole trace.
@@ -83,6 +85,12 @@ Result<FirstUseReduced> FirstUseReduce(const std::vector<std::string_view>& blob
 
 std::string EncodeFirstUseAccesses(const std::vector<FirstUseAccess>& accesses);
 Result<std::vector<FirstUseAccess>> DecodeFirstUseAccesses(std::string_view bytes);
+
+// Two partitions' (or merged) first misses as one list, the smaller position per rank: the
+// workers combine the partitions' lists pairwise, so the driver receives one list of at most one
+// entry per request, whatever the number of partitions.
+std::vector<FirstUseAccess> MergeFirstMisses(const std::vector<FirstUseAccess>& a,
+                                             const std::vector<FirstUseAccess>& b);
 
 // Driver: per rank, where its hit run ends: the smallest first-miss position of every partition,
 // and the first position holding no tokens.

@@ -20,7 +20,7 @@ path but neither the salt's text nor its key bytes; the workers run in another d
 the file by that path; no process's log shows the salt. With exact_ceiling (--exact-ceiling) on the
 started cluster, the ceiling, its across/same-conversation split and the cold ceiling come from
 the shuffle by block id (the scheduler receives its map, reduce, misses and across tasks, one per
-partition) and equal the single process's, unsampled and with --sample-rate (where the curve is
+partition, and the merges of the first misses) and equal the single process's, unsampled and with --sample-rate (where the curve is
 the sampled one and the sampled run's own ceiling differs)."""
 import json
 import os
@@ -416,6 +416,10 @@ class DaskProfileOnStartedProcesses(DaskTests, unittest.TestCase):
         self.assertEqual(report.json_text, self.cli_json)
         self.assertEqual(self.shuffle_tasks(before), {k: {0, 1, 2} for k in
                                                       ("map", "reduce", "misses", "across")})
+        # The three partitions' first misses reach the driver merged by a tree of two merges.
+        merges = [k for k in self.client.run_on_scheduler(recorded_keys)[before:]
+                  if k.startswith("llmtrafficlens-first-use-merge-")]
+        self.assertEqual(len(merges), 2, merges)
 
     def test_exact_ceiling_with_a_sampled_curve(self):
         # --sample-rate: the curve is the sampled one (as the single process samples it), the

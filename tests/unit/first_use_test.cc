@@ -51,7 +51,11 @@ FirstUseFigures Shuffle(const std::vector<RequestRecord>& recs, std::vector<size
     misses.push_back(DecodeFirstUseAccesses(EncodeFirstUseAccesses(r->first_miss)).value());
     across.push_back(EncodeFirstUseAccesses(r->across));
   }
-  const std::vector<uint32_t> cuts = FirstUseCuts(keys, misses).value();
+  // Pairwise, as the workers merge them (the cuts are the same either way).
+  std::vector<std::vector<FirstUseAccess>> merged{misses[0]};
+  for (size_t p = 1; p < misses.size(); ++p) merged[0] = MergeFirstMisses(merged[0], misses[p]);
+  const std::vector<uint32_t> cuts = FirstUseCuts(keys, merged).value();
+  EXPECT_EQ(cuts, FirstUseCuts(keys, misses).value());
   std::vector<FirstUseFigures> sums;
   for (const std::string& a : across)
     sums.push_back(FirstUseAcross(DecodeFirstUseAccesses(a).value(), keys, cuts));
@@ -116,6 +120,14 @@ TEST(FirstUse, LeadingRunsRepeatsAndTokenlessBlocks) {
   const FirstUseFigures want{10, 0, 10, 0};
   for (uint32_t p : {1u, 3u}) EXPECT_EQ(Shuffle(recs, {0, 2}, p, 0), want) << p;
   EXPECT_EQ(FromCurve(recs, 0), want);
+}
+
+TEST(FirstUse, MergedFirstMissesKeepTheSmallerPositionPerRequest) {
+  const std::vector<FirstUseAccess> a{{0, 3}, {2, 1}, {5, 4}}, b{{1, 2}, {2, 0}, {5, 7}, {6, 1}};
+  const std::vector<FirstUseAccess> want{{0, 3}, {1, 2}, {2, 0}, {5, 4}, {6, 1}};
+  EXPECT_EQ(MergeFirstMisses(a, b), want);
+  EXPECT_EQ(MergeFirstMisses(b, a), want);
+  EXPECT_EQ(MergeFirstMisses({}, a), a);
 }
 
 TEST(FirstUse, AMissingMapOutputIsRefused) {
