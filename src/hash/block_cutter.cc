@@ -30,9 +30,6 @@ inline bool IsLead(char c) {
   return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
 }
 
-// What each cutter keeps of earlier conversations (one cutter per worker thread).
-constexpr size_t kMemoBudgetBytes = size_t{48} << 20;
-
 // Length of the common prefix of a and b (memcmp in strides, then bytes).
 size_t CommonPrefix(std::string_view a, std::string_view b) {
   const size_t n = std::min(a.size(), b.size());
@@ -45,7 +42,8 @@ size_t CommonPrefix(std::string_view a, std::string_view b) {
 
 class ApproxCutter : public BlockCutter {
  public:
-  explicit ApproxCutter(uint32_t bs) : BlockCutter(bs) {}
+  ApproxCutter(uint32_t bs, size_t memo_budget_bytes)
+      : BlockCutter(bs), store_(memo_budget_bytes) {}
   bool approximate() const override { return true; }
 
   int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) override {
@@ -156,7 +154,7 @@ class ApproxCutter : public BlockCutter {
     return total_cp;
   }
 
-  MemoStore<Memo> store_{kMemoBudgetBytes};
+  MemoStore<Memo> store_;
   TextReuse reuse_;
 };
 
@@ -284,7 +282,7 @@ class TokenCutter : public BlockCutter {
   const Tokenizer* tokenizer_;
   std::vector<uint32_t> tokens_;
   std::string bytes_;
-  MemoStore<Memo> store_{kMemoBudgetBytes};
+  MemoStore<Memo> store_{kTokenMemoBudgetBytes};
   TextReuse reuse_;
 };
 
@@ -296,8 +294,8 @@ size_t CountCodePoints(std::string_view s) {
   return n;
 }
 
-std::unique_ptr<BlockCutter> MakeApproxCutter(uint32_t block_size) {
-  return std::make_unique<ApproxCutter>(block_size);
+std::unique_ptr<BlockCutter> MakeApproxCutter(uint32_t block_size, size_t memo_budget_bytes) {
+  return std::make_unique<ApproxCutter>(block_size, memo_budget_bytes);
 }
 
 std::unique_ptr<BlockCutter> MakeTokenCutter(const Tokenizer* tokenizer, uint32_t block_size) {

@@ -67,8 +67,18 @@ class BlockCutter {
   uint32_t block_size_;
 };
 
+// What a cutter's CutReusing may keep of earlier conversations, in bytes. The code-point cutter's
+// memo only saves a SipHash per block of the common prefix (its text is copied either way), so
+// the workers of a run share one budget (GatewayRowProcessor divides it): on the 1 GB benchmark
+// log 12 MiB per worker cost no CPU next to 48 MiB and took 73 MiB off the peak RSS with two
+// workers (docs/PERFORMANCE.md, issue 30). The token cutter's memo saves tokenizing, which is
+// dear: each of its workers keeps the larger budget.
+inline constexpr size_t kApproxMemoBudgetBytes = size_t{24} << 20;
+inline constexpr size_t kTokenMemoBudgetBytes = size_t{48} << 20;
+
 // Approximate: ceil(code points / 4) tokens; blocks of 4 x block_size code points.
-std::unique_ptr<BlockCutter> MakeApproxCutter(uint32_t block_size);
+std::unique_ptr<BlockCutter> MakeApproxCutter(uint32_t block_size,
+                                              size_t memo_budget_bytes = kApproxMemoBudgetBytes);
 // Exact: the tokenizer's ids, blocks of block_size ids (each hashed as little-endian uint32s).
 // `tokenizer` must outlive the cutter.
 std::unique_ptr<BlockCutter> MakeTokenCutter(const Tokenizer* tokenizer, uint32_t block_size);

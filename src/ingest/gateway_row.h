@@ -94,7 +94,9 @@ struct ConversationLinks {
 
 class GatewayRowProcessor {
  public:
-  explicit GatewayRowProcessor(const GatewayConfig& config);
+  // `workers`: how many processors the run has; they share the code-point cutter's memo budget
+  // (hash/block_cutter.h, kApproxMemoBudgetBytes).
+  explicit GatewayRowProcessor(const GatewayConfig& config, unsigned workers = 1);
 
   // kSkipped: *reason is a fixed phrase. kFiltered: a failed request; out->status_code is set.
   RowResult ProcessCsv(const CsvLayout& layout, const std::vector<std::string_view>& cells,

@@ -165,6 +165,27 @@ TEST(PromptReuse, ApproximateCutterEqualsCut) {
   ExpectReuseExact(nullptr);
 }
 
+// The workers of a run share the approximate cutter's memo budget (GatewayRowProcessor divides
+// kApproxMemoBudgetBytes): a budget too small for the conversations in play forgets memos, which
+// changes what is reused but never the ids (issue 30).
+TEST(PromptReuse, ApproximateCutterWithASmallBudgetEqualsCut) {
+  for (size_t budget : {size_t{0}, size_t{3000}, size_t{20000}, kApproxMemoBudgetBytes}) {
+    auto cutter = MakeApproxCutter(16, budget);
+    std::mt19937 rng(5);
+    std::vector<std::string> text(6, std::string(200, 's'));
+    for (int step = 0; step < 80; ++step) {
+      const int c = static_cast<int>(rng() % 6);
+      const uint64_t before = (static_cast<uint64_t>(c) << 32) | text[c].size();
+      text[c] += Words(rng, 5 + rng() % 60);
+      const uint64_t key = (static_cast<uint64_t>(c) << 32) | text[c].size();
+      Result got = Reusing(cutter.get(), text[c], key, {before});
+      Result want = PlainApprox(text[c], 16);
+      ASSERT_EQ(got.tokens, want.tokens) << "budget " << budget << " step " << step;
+      ASSERT_EQ(got.ids, want.ids) << "budget " << budget << " step " << step;
+    }
+  }
+}
+
 TEST(PromptReuse, EqualsCutWithCl100k) {
   auto t = LoadTokenizer("cl100k_base", LTL_DEFAULT_DATA_DIR);
   if (!t.ok()) GTEST_SKIP() << "cl100k_base not installed: run scripts/fetch-vocab.sh build/data";
