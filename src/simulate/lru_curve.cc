@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/huge_pages.h"
 #include "hash/block_sampler.h"
 #include "simulate/fenwick.h"
 
@@ -168,9 +169,13 @@ LruCurve LruCurve::Run(const Trace& trace, const ReplayOptions& options, size_t 
     split->total.assign(num_h * num_t, 0);
   }
   c.has_split_ = trace.num_conversations > 0;
-  std::vector<int64_t> total(static_cast<size_t>(trace.num_blocks) + 1, 0);
-  std::vector<int64_t> across(c.has_split_ ? total.size() : 0, 0);
-  std::vector<int32_t> owner(c.has_split_ ? trace.num_blocks : 0, kOwnerNone);
+  // The three arrays per block are the run's largest: huge pages (common/huge_pages.h) fault
+  // them in 2 MiB at a time (issue 30).
+  std::vector<int64_t> total, across;
+  std::vector<int32_t> owner;
+  ResizeHuge(&total, static_cast<size_t>(trace.num_blocks) + 1, int64_t{0});
+  ResizeHuge(&across, c.has_split_ ? total.size() : 0, int64_t{0});
+  ResizeHuge(&owner, c.has_split_ ? size_t{trace.num_blocks} : 0, kOwnerNone);
   StackDistances sd(trace.num_blocks);
   std::vector<uint32_t> dist;
   const bool sampled = trace.sampled();
