@@ -44,11 +44,12 @@ constexpr int32_t kOwnerMany = -2;
 class StackDistances {
  public:
   explicit StackDistances(uint32_t num_blocks)
-      : last_(num_blocks, kNever),
-        slots_(SlotRange(num_blocks)),
+      : slots_(SlotRange(num_blocks)),
         bits_(slots_ / 64, 0),
         live_before_(slots_ / 64, 0),
-        tree_(slots_ / 64) {}
+        tree_(slots_ / 64) {
+    ResizeHuge(&last_, num_blocks, kNever);  // the largest of them (common/huge_pages.h)
+  }
 
   uint32_t LastSlot(uint32_t b) const { return last_[b]; }
 
