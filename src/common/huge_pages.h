@@ -2,13 +2,16 @@
 // (the default on many distributions), an array written from start to end takes one page fault
 // per 4 KiB; advised, one per 2 MiB. AdviseHugePages marks the whole 2 MiB pages inside a range
 // and must be called before the range is first written; ResizeHuge does that for a std::vector
-// that is about to be filled (issue 30: page faults of the default mode). Only the few largest
+// that is about to be filled, ReserveHuge for one that grows (issue 30: page faults of the
+// default mode). Only the few largest
 // arrays are advised, so the memory a huge page rounds up to stays small next to the array.
 // Elsewhere than Linux, and for ranges holding no whole huge page, nothing happens.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #if defined(__linux__)
@@ -52,6 +55,20 @@ void ResizeHuge(std::vector<T>* v, size_t n, const T& value = T()) {
     AdviseHugePages(v->data(), v->capacity() * sizeof(T));
   }
   v->resize(n, value);
+}
+
+// Makes room for n elements in *v; when that reallocates, the new storage (max(n, twice the size),
+// the capacity push_back and insert would choose) is advised before the elements move into it, so
+// the copy and the room after it fault in 2 MiB at a time. For arrays that grow to millions of
+// elements.
+template <class T>
+void ReserveHuge(std::vector<T>* v, size_t n) {
+  if (n <= v->capacity()) return;
+  std::vector<T> grown;
+  grown.reserve(std::max(n, 2 * v->size()));  // as the standard library grows
+  AdviseHugePages(grown.data(), grown.capacity() * sizeof(T));
+  grown.insert(grown.end(), std::make_move_iterator(v->begin()), std::make_move_iterator(v->end()));
+  v->swap(grown);
 }
 
 }  // namespace ltl

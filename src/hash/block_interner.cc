@@ -3,13 +3,15 @@
 
 #include <algorithm>
 
+#include "common/huge_pages.h"
 #include "common/mix64.h"
 
 namespace ltl {
 
 void BlockInterner::Grow() {
   const size_t cap = vals_.empty() ? 1024 : vals_.size() * 2;
-  std::vector<uint32_t> vals(cap, kNone);
+  std::vector<uint32_t> vals;
+  ResizeHuge(&vals, cap, kNone);  // the arrays per block grow to millions: common/huge_pages.h
   const size_t mask = cap - 1;
   for (uint32_t v : vals_) {
     if (v == kNone) continue;
@@ -39,6 +41,7 @@ uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
   }
   const uint32_t d = static_cast<uint32_t>(parent_.size());
   vals_[h] = d;
+  ReserveHuge(&id_of_, id_of_.size() + 1);
   id_of_.push_back(id);
   *inserted = true;
   return d;
@@ -75,6 +78,8 @@ void BlockInterner::Add(const std::vector<uint64_t>& ids) {
     bool inserted;
     const uint32_t d = Intern(id, prev, &inserted);
     if (inserted) {
+      ReserveHuge(&parent_, parent_.size() + 1);
+      ReserveHuge(&run_, run_.size() + 1);
       parent_.push_back(prev);
       run_.push_back(prev != kNone && prev + 1 == d ? run_[prev] : d);
       if (sampling_) {
@@ -99,8 +104,10 @@ void BlockInterner::Add(const std::vector<uint64_t>& ids) {
     e.last = prev;
   } else {
     e.flat = flat_.size();
+    ReserveHuge(&flat_, flat_.size() + scratch_.size());
     flat_.insert(flat_.end(), scratch_.begin(), scratch_.end());
   }
+  ReserveHuge(&entries_, entries_.size() + 1);
   entries_.push_back(e);
 }
 

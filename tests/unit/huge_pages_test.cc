@@ -1,6 +1,7 @@
 // common/huge_pages.h: the range advised is the whole 2 MiB pages inside the given one (never a
-// byte outside it), nothing for ranges holding no whole huge page, and ResizeHuge is resize: same
-// size and values, whether or not the kernel took the advice.
+// byte outside it), nothing for ranges holding no whole huge page, ResizeHuge is resize (same
+// size and values, whether or not the kernel took the advice), and ReserveHuge keeps the elements
+// and the capacities the standard library would have chosen.
 #include "common/huge_pages.h"
 
 #include <gtest/gtest.h>
@@ -42,6 +43,25 @@ TEST(HugePages, ResizeHugeIsResize) {
   EXPECT_EQ(w, (std::vector<int32_t>{1, 2, 3, 9, 9}));
   ResizeHuge(&w, 2, int32_t{0});  // shrinking keeps the first elements
   EXPECT_EQ(w, (std::vector<int32_t>{1, 2}));
+}
+
+TEST(HugePages, ReserveHugeGrowsAsTheStandardLibraryDoes) {
+  // The same capacities as push_back and insert (PromptFacts::bytes() and the like report them).
+  std::vector<uint32_t> mine, theirs;
+  for (uint32_t i = 0; i < 5000; ++i) {
+    ReserveHuge(&mine, mine.size() + 1);
+    mine.push_back(i);
+    theirs.push_back(i);
+    ASSERT_EQ(mine.capacity(), theirs.capacity()) << i;
+  }
+  const std::vector<uint32_t> run(7000, 3);
+  ReserveHuge(&mine, mine.size() + run.size());
+  mine.insert(mine.end(), run.begin(), run.end());
+  theirs.insert(theirs.end(), run.begin(), run.end());
+  EXPECT_EQ(mine.capacity(), theirs.capacity());
+  EXPECT_EQ(mine, theirs);
+  ReserveHuge(&mine, 10);  // room enough: nothing moves
+  EXPECT_EQ(mine.capacity(), theirs.capacity());
 }
 
 }  // namespace
