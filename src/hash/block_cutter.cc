@@ -42,9 +42,15 @@ size_t CommonPrefix(std::string_view a, std::string_view b) {
 
 class ApproxCutter : public BlockCutter {
  public:
+  // The siblings share this cutter's store and its budget (block_cutter.h).
   ApproxCutter(uint32_t bs, size_t memo_budget_bytes)
-      : BlockCutter(bs), store_(memo_budget_bytes) {}
+      : BlockCutter(bs), store_(std::make_shared<MemoStore<Memo>>(memo_budget_bytes)) {}
   bool approximate() const override { return true; }
+  std::unique_ptr<BlockCutter> Sibling() const override {
+    auto c = std::make_unique<ApproxCutter>(block_size_, 0);
+    c->store_ = store_;
+    return c;
+  }
 
   int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) override {
     reuse_ = {};
@@ -58,7 +64,7 @@ class ApproxCutter : public BlockCutter {
   int64_t CutReusing(std::string_view text, uint64_t key, std::span<const uint64_t> earlier,
                      BlockChain* chain, std::vector<uint64_t>* ids) override {
     reuse_ = {};
-    std::unique_ptr<Memo> m = store_.Take(earlier);
+    std::unique_ptr<Memo> m = store_->Take(earlier);
     size_t reused = 0;
     if (m) {
       const size_t common = CommonPrefix(text, m->text);
@@ -70,14 +76,14 @@ class ApproxCutter : public BlockCutter {
       m->block_ids.resize(reused);
       m->text.resize(reused ? m->ends.back() : 0);
     } else {
-      m = store_.Fresh();
+      m = store_->Fresh();
     }
     ids->insert(ids->end(), m->block_ids.begin(), m->block_ids.end());
     chain->ResumeAfter(reused ? m->block_ids.back() : 0);
     const size_t from = m->text.size();
     const uint64_t cps = reused * CodePointsPerBlock() + CutFrom(text, from, chain, ids, m.get());
     m->text.append(text.substr(from));
-    reuse_.stamp = store_.Remember(key, std::move(m));
+    reuse_.stamp = store_->Remember(key, std::move(m));
     return Tokens(cps);
   }
 
@@ -154,13 +160,19 @@ class ApproxCutter : public BlockCutter {
     return total_cp;
   }
 
-  MemoStore<Memo> store_;
+  std::shared_ptr<MemoStore<Memo>> store_;
   TextReuse reuse_;
 };
 
 class TokenCutter : public BlockCutter {
  public:
   TokenCutter(const Tokenizer* t, uint32_t bs) : BlockCutter(bs), tokenizer_(t) {}
+  std::unique_ptr<BlockCutter> Sibling() const override {
+    auto c = std::make_unique<TokenCutter>(tokenizer_, block_size_);
+    c->store_ = store_;
+    store_->AddBudget(kTokenMemoBudgetBytes);  // each worker brings its own (block_cutter.h)
+    return c;
+  }
 
   int64_t Cut(std::string_view text, BlockChain* chain, std::vector<uint64_t>* ids) override {
     reuse_ = {};
@@ -177,7 +189,7 @@ class TokenCutter : public BlockCutter {
     // The memo of the request this one continues becomes this one's (the conversation moved
     // on): it is cut back to the reusable prefix and extended in place, so only new text, ids
     // and blocks are written.
-    std::unique_ptr<Memo> m = store_.Take(earlier);
+    std::unique_ptr<Memo> m = store_->Take(earlier);
     size_t begin = 0;          // bytes of `text` whose ids come from the memo
     size_t reused_blocks = 0;  // full blocks inside them
     reuse_ = {};
@@ -200,7 +212,7 @@ class TokenCutter : public BlockCutter {
       reused_blocks = kept_tokens / block_size_;
       m->block_ids.resize(reused_blocks);
     } else {
-      m = store_.Fresh();
+      m = store_->Fresh();
     }
     ids->insert(ids->end(), m->block_ids.begin(), m->block_ids.end());
     // The rest segment by segment at exact newline cuts (the caching tokenizer's own spacing, so
@@ -219,7 +231,7 @@ class TokenCutter : public BlockCutter {
     m->block_ids.insert(m->block_ids.end(), ids->begin() + static_cast<ptrdiff_t>(first_new),
                         ids->end());
     const auto count = static_cast<int64_t>(m->tokens.size());
-    reuse_.stamp = store_.Remember(key, std::move(m));
+    reuse_.stamp = store_->Remember(key, std::move(m));
     return count;
   }
 
@@ -282,7 +294,8 @@ class TokenCutter : public BlockCutter {
   const Tokenizer* tokenizer_;
   std::vector<uint32_t> tokens_;
   std::string bytes_;
-  MemoStore<Memo> store_{kTokenMemoBudgetBytes};
+  std::shared_ptr<MemoStore<Memo>> store_ =
+      std::make_shared<MemoStore<Memo>>(kTokenMemoBudgetBytes);
   TextReuse reuse_;
 };
 

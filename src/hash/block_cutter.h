@@ -55,6 +55,10 @@ class BlockCutter {
   }
   // The last CutReusing's TextReuse (none after Cut, or for a cutter that remembers nothing).
   virtual TextReuse last_reuse() const { return {}; }
+  // A cutter of the same kind for another thread: its own scratch, this one's remembered texts
+  // (CutReusing's store is shared and locked, stamps stay unique across the two), so a
+  // conversation continues on whichever worker its next turn lands. nullptr: nothing to share.
+  virtual std::unique_ptr<BlockCutter> Sibling() const { return nullptr; }
   // Token count only (for response text, when no usage was logged).
   virtual int64_t Count(std::string_view text) = 0;
   // True for the code-point cutter: token k is code points [4k, 4k + 4), so a byte offset's token
@@ -69,10 +73,10 @@ class BlockCutter {
 
 // What a cutter's CutReusing may keep of earlier conversations, in bytes. The code-point cutter's
 // memo only saves a SipHash per block of the common prefix (its text is copied either way), so
-// the workers of a run share one budget (GatewayRowProcessor divides it): on the 1 GB benchmark
-// log 12 MiB per worker cost no CPU next to 48 MiB and took 73 MiB off the peak RSS with two
-// workers (docs/PERFORMANCE.md, issue 30). The token cutter's memo saves tokenizing, which is
-// dear: each of its workers keeps the larger budget.
+// the workers of a run share one budget: on the 1 GB benchmark log 12 MiB per worker cost no CPU
+// next to 48 MiB and took 73 MiB off the peak RSS with two workers (docs/PERFORMANCE.md, issue
+// 30); the workers now share one store (Sibling), which holds the whole budget. The token cutter's
+// memo saves tokenizing, which is dear: each worker's sibling adds the larger budget to the store.
 inline constexpr size_t kApproxMemoBudgetBytes = size_t{24} << 20;
 inline constexpr size_t kTokenMemoBudgetBytes = size_t{48} << 20;
 

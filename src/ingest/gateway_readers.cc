@@ -276,8 +276,12 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
   static std::vector<std::unique_ptr<GatewayRowProcessor>> MakeProcessors(
       const GatewayConfig& config, unsigned n) {
     std::vector<std::unique_ptr<GatewayRowProcessor>> procs;
+    // One memory of conversations for all workers (gateway_row.h): a conversation's turns land on
+    // any worker, and each turn continues from its last one wherever that was cut. The first
+    // processor's stores hold the whole budget the workers share.
     for (unsigned w = 0; w < n; ++w)
-      procs.push_back(std::make_unique<GatewayRowProcessor>(config, n));
+      procs.push_back(w == 0 ? std::make_unique<GatewayRowProcessor>(config)
+                             : std::make_unique<GatewayRowProcessor>(config, *procs[0]));
     return procs;
   }
 

@@ -76,6 +76,18 @@ GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config, unsigned w
   }
 }
 
+GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config,
+                                         const GatewayRowProcessor& share_with)
+    : GatewayRowProcessor(config) {
+  if (std::unique_ptr<BlockCutter> c = share_with.cutter_->Sibling()) cutter_ = std::move(c);
+  for (size_t k = 0; k < cutters_.size() && k < share_with.cutters_.size(); ++k)
+    if (share_with.cutters_[k])
+      if (std::unique_ptr<BlockCutter> c = share_with.cutters_[k]->Sibling())
+        cutters_[k] = std::move(c);
+  facts_ = PromptFactsBuilder(config.key, share_with.facts_);
+  masked_system_ = share_with.masked_system_;
+}
+
 RowResult GatewayRowProcessor::ProcessCsv(const CsvLayout& layout,
                                           const std::vector<std::string_view>& cells, uint64_t line,
                                           RequestRecord* out, const char** reason) {
@@ -179,12 +191,18 @@ uint64_t GatewayRowProcessor::MaskedSystemDigest(simdjson::dom::element part) {
   system_canonical_.clear();
   AppendCanonical(part, &system_canonical_);
   const uint64_t exact = SipHash24(config_.key, system_canonical_);
-  if (auto it = masked_system_.find(exact); it != masked_system_.end()) return it->second;
-  if (masked_system_.size() >= kMaxMaskedSystems) masked_system_.clear();  // bounded memory
+  {
+    std::lock_guard<std::mutex> lock(masked_system_->mu);
+    auto& map = masked_system_->map;
+    if (auto it = map.find(exact); it != map.end()) return it->second;
+  }
   system_canonical_.clear();
   AppendCanonical(part, &system_canonical_, &masked_);
   const uint64_t masked = SipHash24(config_.key, system_canonical_);
-  masked_system_.emplace(exact, masked);
+  std::lock_guard<std::mutex> lock(masked_system_->mu);
+  auto& map = masked_system_->map;
+  if (map.size() >= kMaxMaskedSystems) map.clear();  // bounded memory
+  map.emplace(exact, masked);
   return masked;
 }
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,9 +95,14 @@ struct ConversationLinks {
 
 class GatewayRowProcessor {
  public:
-  // `workers`: how many processors the run has; they share the code-point cutter's memo budget
-  // (hash/block_cutter.h, kApproxMemoBudgetBytes).
+  // `workers`: how many processors the run has, when each has its own stores: they share the
+  // code-point cutter's memo budget (hash/block_cutter.h, kApproxMemoBudgetBytes).
   explicit GatewayRowProcessor(const GatewayConfig& config, unsigned workers = 1);
+  // A processor for another worker thread of the same read: its own scratch, `share_with`'s
+  // memory of conversations (the cutters' remembered texts and the facts' runs) and its budget,
+  // so a turn finds the turn it continues whichever worker cut that one. The records are the
+  // same either way.
+  GatewayRowProcessor(const GatewayConfig& config, const GatewayRowProcessor& share_with);
 
   // kSkipped: *reason is a fixed phrase. kFiltered: a failed request; out->status_code is set.
   RowResult ProcessCsv(const CsvLayout& layout, const std::vector<std::string_view>& cells,
@@ -142,11 +148,17 @@ class GatewayRowProcessor {
   std::string scratch_;
   std::string masked_;  // a system prompt string with its volatile words masked
   // A system prompt part's key for conversation links: the digest of its canonical form with its
-  // volatile words masked, memoized by the digest of its exact canonical form.
+  // volatile words masked, memoized by the digest of its exact canonical form, in a memo the
+  // processors of one read share (an app that writes a conversation id into its system prompt
+  // has one exact form per conversation: a memo per worker masked each twice at --threads 2).
   uint64_t MaskedSystemDigest(simdjson::dom::element part);
   static constexpr size_t kMaxMaskedSystems = 4096;
+  struct MaskedSystems {
+    std::mutex mu;
+    absl::flat_hash_map<uint64_t, uint64_t> map;  // exact digest -> masked digest
+  };
   std::string system_canonical_;
-  absl::flat_hash_map<uint64_t, uint64_t> masked_system_;  // exact digest -> masked digest
+  std::shared_ptr<MaskedSystems> masked_system_ = std::make_shared<MaskedSystems>();
 };
 
 }  // namespace ltl

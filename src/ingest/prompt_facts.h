@@ -9,6 +9,7 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,14 +34,18 @@ void MaskVolatile(std::string_view text, std::string* out);
 // its volatile words masked (MaskVolatile).
 void AppendCanonical(simdjson::dom::element e, std::string* out, std::string* masked = nullptr);
 
-// One builder per worker thread. Agentic logs resend their history, so most of a request's
-// segments are byte for byte those of the request it continues: given the cutter's TextReuse
-// (hash/block_cutter.h; keys qualified by the caller so that several cutters' stamps never meet),
-// the builder takes the digests and code-point counts of every segment that lies inside the equal
-// leading bytes at the same offsets, and digests only the rest. The facts are the same either way.
+// One builder per worker thread; the builders of one read share their memo (the constructor with
+// `share_memo_with`), as the cutters whose stamps key it do (BlockCutter::Sibling). Agentic logs
+// resend their history, so most of a request's segments are byte for byte those of the request it
+// continues: given the cutter's TextReuse (hash/block_cutter.h; keys qualified by the caller so
+// that several cutters' stamps never meet), the builder takes the digests and code-point counts of
+// every segment that lies inside the equal leading bytes at the same offsets, and digests only the
+// rest. The facts are the same either way.
 class PromptFactsBuilder {
  public:
   explicit PromptFactsBuilder(SipKey key);
+  // A builder for another thread that shares `share_memo_with`'s remembered runs.
+  PromptFactsBuilder(SipKey key, const PromptFactsBuilder& share_memo_with);
   // Fills *out for `prompt` (rendered from `body`) cut into `tokens` tokens; `approximate` says
   // the cutter counts code points (exact positions) rather than tokenizer ids (estimated).
   // `reuse`: the text was compared with the text remembered under reuse.earlier (0 = none) and is
@@ -76,7 +81,8 @@ class PromptFactsBuilder {
   SipKey key_;
   std::string masked_, scratch_;
   std::vector<Run> runs_;
-  MemoStore<RunsMemo> memo_{size_t{8} << 20};
+  std::shared_ptr<MemoStore<RunsMemo>> memo_ =
+      std::make_shared<MemoStore<RunsMemo>>(size_t{8} << 20);
   uint64_t reused_segments_ = 0;
 };
 

@@ -1,6 +1,8 @@
 // Cache busters, stage by stage: the fixed layouts and a chat template label every rendered byte
 // (the labelled texts are the body's own strings, written here from the body); the volatile mask
-// on dates, times, epochs, UUIDs and hex ids against hand-written results; prompt facts (token
+// on dates, times, epochs, UUIDs and hex ids against hand-written results, and on random texts
+// against a word-by-word reference written here from the rule (the mask jumps from digit to
+// digit, 16 bytes at a time); prompt facts (token
 // starts from hand-counted code points, equal digests for equal texts); the shard of facts; and
 // FindDivergences on hand-built traces whose breaks are known by construction; every cause rule
 // on hand-built facts.
@@ -9,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 
 #include "analyze/cache_buster_causes.h"
 #include "ingest/prompt_facts.h"
@@ -145,6 +148,56 @@ TEST(CacheBustersMask, VolatileWordsBecomeHash) {
   EXPECT_EQ(out, "Rule 5: use gpt-4o # on the cafe");
   MaskVolatile("turn 12 of 40", &out);
   EXPECT_EQ(out, "turn # of #");
+}
+
+// The rule, word by word: a word is a run of ASCII letters, digits and - : . / _ +; it is volatile
+// with at least 2 digits and no more letters than digits, or when it is all hex (letters a-f
+// only) with at least 8 hex characters, one a digit. Volatile words become '#'.
+std::string ReferenceMask(std::string_view t) {
+  auto word = [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+           c == ':' || c == '.' || c == '/' || c == '_' || c == '+';
+  };
+  std::string out;
+  size_t i = 0;
+  while (i < t.size()) {
+    if (!word(t[i])) {
+      out.push_back(t[i++]);
+      continue;
+    }
+    size_t j = i;
+    size_t digits = 0, letters = 0, hex = 0;
+    for (; j < t.size() && word(t[j]); ++j) {
+      const char c = t[j];
+      if (c >= '0' && c <= '9') ++digits;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ++letters;
+      if ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) ++hex;
+    }
+    const bool v =
+        (digits >= 2 && letters <= digits) || (letters == hex && digits + hex >= 8 && digits >= 1);
+    if (v)
+      out.push_back('#');
+    else
+      out.append(t.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+TEST(CacheBustersMask, RandomTextsEqualTheWordByWordReference) {
+  static const char* kPieces[] = {
+      "a", "Z", "7",  "42",           " ",        "\n", ":", "-",  "/", ".",    "f0", "_", "+", ",",
+      "(", ")", "\"", "\xE4\xB8\xAD", "deadbeef", "9",  "e", "x1", "0", "2026", "T",  "Ab"};
+  std::mt19937 rng(30);
+  std::string out;
+  for (int round = 0; round < 3000; ++round) {
+    std::string t;
+    const int n = static_cast<int>(rng() % 60);
+    for (int k = 0; k < n; ++k) t += kPieces[rng() % (sizeof kPieces / sizeof *kPieces)];
+    out = "stale";
+    MaskVolatile(t, &out);
+    ASSERT_EQ(out, ReferenceMask(t)) << t;
+  }
 }
 
 TEST(CacheBustersFacts, TokenStartsDigestsToolsAndCacheControl) {

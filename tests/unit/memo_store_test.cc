@@ -2,13 +2,15 @@
 // facts' reuse: a taken memo is handed over once, with its contents; over budget the memos written
 // longest ago are forgotten, not the ones a conversation just wrote; stamps are unique; and the
 // bookkeeping of memos taken over stays bounded when the budget is never reached (a long log of
-// conversations that each continue the last request).
+// conversations that each continue the last request). And that one store shared by threads (the
+// workers of one read) hands each memo to one taker and keeps stamps unique.
 #include "hash/memo_store.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ltl {
@@ -80,6 +82,41 @@ TEST(MemoStore, TakenOverMemosLeaveNoBookkeepingBehind) {
   auto m = store.Take(std::span<const uint64_t>(&latest[7], 1));
   ASSERT_TRUE(m);
   EXPECT_EQ(m->text.size(), 1u + 250u);  // "t" plus one "x" per turn of conversation 7 (250)
+}
+
+TEST(MemoStore, SharedByThreadsEachMemoHasOneTakerAndStampsStayUnique) {
+  MemoStore<TextMemo> store(size_t{1} << 30);  // never reached
+  constexpr uint64_t kConversations = 16, kTurns = 4000;
+  for (uint64_t c = 0; c < kConversations; ++c) store.Remember(c, Memo(&store, ""));
+  // Two threads continue the same conversations: whoever takes a conversation's memo appends its
+  // mark and writes it back under the same key; a thread that finds it taken starts none.
+  std::vector<uint64_t> stamps[2];
+  size_t appended[2] = {0, 0};
+  auto run = [&](int t) {
+    for (uint64_t turn = 0; turn < kTurns; ++turn) {
+      const uint64_t c = (turn * 7 + static_cast<uint64_t>(t)) % kConversations;
+      auto m = store.Take(std::span<const uint64_t>(&c, 1));
+      if (!m) continue;
+      m->text += static_cast<char>('a' + t);
+      ++appended[t];
+      stamps[t].push_back(store.Remember(c, std::move(m)));
+    }
+  };
+  std::thread other(run, 1);
+  run(0);
+  other.join();
+  EXPECT_EQ(store.size(), kConversations);
+  std::set<uint64_t> all(stamps[0].begin(), stamps[0].end());
+  all.insert(stamps[1].begin(), stamps[1].end());
+  EXPECT_EQ(all.size(), stamps[0].size() + stamps[1].size());  // unique across the threads
+  // Every mark written is in exactly one memo: none lost, none duplicated by two takers.
+  size_t marks = 0;
+  for (uint64_t c = 0; c < kConversations; ++c) {
+    auto m = store.Take(std::span<const uint64_t>(&c, 1));
+    ASSERT_TRUE(m);
+    marks += m->text.size();
+  }
+  EXPECT_EQ(marks, appended[0] + appended[1]);
 }
 
 }  // namespace

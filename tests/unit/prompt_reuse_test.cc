@@ -5,11 +5,14 @@
 // and cl100k_base (when installed). Also that reuse happens: the tokenizer sees about the new text
 // only. And that the cutter says which remembered text it compared with and how many leading bytes
 // were equal (TextReuse, which the prompt facts reuse digests by), against the test's own copies.
+// And that siblings (one per worker thread, BlockCutter::Sibling) continue each other's
+// conversations, on two threads, with Cut's ids.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "hash/block_chain.h"
 #include "hash/block_cutter.h"
@@ -215,6 +218,68 @@ TEST(PromptReuse, OnlyTheNewTextIsTokenizedAndWithoutTheGuaranteeEverything) {
   EXPECT_EQ(b->last_reuse().earlier, 0u);
   // With it, each turn re-encodes at most its new text plus the segment it cut into.
   EXPECT_LT(exact.bytes, text.size() + 20 * 2048);
+}
+
+// Conversation c's turn k goes to sibling (c + k) % 2: every turn continues a text the other
+// sibling cut. Returns each turn's ids, in (conversation, turn) order, and the reused-turn count.
+std::vector<std::vector<uint64_t>> CutBySiblings(BlockCutter* first, const std::string* texts,
+                                                 int conversations, int turns, int* continued) {
+  std::unique_ptr<BlockCutter> second = first->Sibling();
+  EXPECT_TRUE(second);
+  BlockCutter* cutters[2] = {first, second.get()};
+  std::vector<std::vector<uint64_t>> ids(static_cast<size_t>(conversations * turns));
+  int reused[2] = {0, 0};
+  auto run = [&](int w) {
+    for (int k = 0; k < turns; ++k)
+      for (int c = 0; c < conversations; ++c) {
+        if ((c + k) % 2 != w) continue;
+        std::vector<uint64_t> earlier;
+        if (k > 0) earlier.push_back(static_cast<uint64_t>(c * 1000 + k - 1));
+        const std::string& text = texts[c * turns + k];
+        // Wait for the other sibling's previous turn of this conversation (a memo it holds).
+        Result r;
+        for (;;) {
+          r = Reusing(cutters[w], text, static_cast<uint64_t>(c * 1000 + k), earlier);
+          if (k == 0 || cutters[w]->last_reuse().earlier != 0) break;
+          std::this_thread::yield();  // the previous turn is still being cut: cut it again
+        }
+        reused[w] += k > 0;
+        ids[static_cast<size_t>(c * turns + k)] = std::move(r.ids);
+      }
+  };
+  std::thread other(run, 1);
+  run(0);
+  other.join();
+  *continued = reused[0] + reused[1];
+  return ids;
+}
+
+void ExpectSiblingsEqualCut(BlockCutter* first, const Tokenizer* t) {
+  constexpr int kConversations = 6, kTurns = 8;
+  std::mt19937 rng(5);
+  std::vector<std::string> texts;
+  for (int c = 0; c < kConversations; ++c) {
+    std::string text = "<|im_start|>system\n" + std::string(200, 's') + "\n";
+    for (int k = 0; k < kTurns; ++k) {
+      text += "<|im_start|>user\n" + Words(rng, 30) + "<|im_end|>\n";
+      texts.push_back(text);
+    }
+  }
+  int continued = 0;
+  auto ids = CutBySiblings(first, texts.data(), kConversations, kTurns, &continued);
+  EXPECT_EQ(continued, kConversations * (kTurns - 1));
+  for (size_t i = 0; i < texts.size(); ++i) {
+    Result want = t ? Plain(t, texts[i], 16) : PlainApprox(texts[i], 16);
+    EXPECT_EQ(ids[i], want.ids) << i;
+  }
+}
+
+TEST(PromptReuse, SiblingsOnTwoThreadsContinueEachOthersConversationsWithCutsIds) {
+  auto approx = MakeApproxCutter(16);
+  ExpectSiblingsEqualCut(approx.get(), nullptr);
+  ByteTokenizer bytes;
+  auto token = MakeTokenCutter(&bytes, 16);
+  ExpectSiblingsEqualCut(token.get(), &bytes);
 }
 
 }  // namespace
