@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <vector>
+
 #include "analyze/below_block_sharing.h"
 #include "analyze/cache_busters.h"
 #include "analyze/cctrace_summary.h"
@@ -40,25 +43,56 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
       p.template_layout += fmt::format("{}{} ({} requests)", p.template_layout.empty() ? "" : ", ",
                                        layout, WithCommas(static_cast<int64_t>(n)));
   }
+  // The gateway findings, the divergence points, the cache busters and the provider's cache read
+  // the same immutable trace and records as BuildProfile's replays: they run on its threads
+  // (side jobs from the start, the ones needing the curve's ceiling after it), into locals that
+  // are moved into the profile below in the order they always were, so neither the figures nor
+  // the order of the findings depends on the thread count.
+  const bool sampled = trace.sampled();
+  const bool cctrace = in.format == InputFormat::kCctrace;
+  const bool busters = in.gateway && !sampled;
+  // (A sampled gateway log stops at the busters; a sampled cache trace is replayed only by "none".)
+  const bool provider = (in.gateway || cctrace) && !(in.gateway && sampled) &&
+                        !(sampled && o.provider_cache.provider != "none");
+  GatewayFindings gateway;
+  std::vector<Divergence> divergences;
+  CacheBusters cache_busters;
+  ProviderCacheSection provider_cache;
+  std::vector<std::function<void()>> side_jobs, after_curves;
+  if (in.gateway) side_jobs.push_back([&] { gateway = ComputeGatewayFindings(in.records, trace); });
+  if (busters) side_jobs.push_back([&] { divergences = FindDivergences(trace, in.records); });
+  if (busters || provider)
+    after_curves.push_back([&] {
+      if (busters) {
+        const size_t first_measured = FirstMeasuredIndex(trace, o.replay);
+        cache_busters = AnalyzeCacheBusters(trace, in.records, divergences, first_measured,
+                                            p.ceiling.hit, p.measured_tokens);
+        cache_busters.below_block =
+            FindSharedBelowBlock(trace, in.records, divergences, first_measured);
+      }
+      if (provider)
+        provider_cache =
+            AnalyzeProviderCache(trace, in.records, cache_busters, o.provider_cache, cctrace);
+    });
   BuildProfile(in.records, trace, o.replay, o.capacities, &p, o.fleet ? &*o.fleet : nullptr,
-               o.kv_cache.threads, o.exact_unbounded ? &o.exact_unbounded : nullptr);
+               o.kv_cache.threads, o.exact_unbounded ? &o.exact_unbounded : nullptr, side_jobs,
+               after_curves);
   if (o.engine && !o.fleet) BuildEngineRows(trace, o.replay, *o.engine, &p);
   // Several files: AIPerf would read the time-merged trace (what `export FILE...` writes), whose
   // file order is the replay order, not the order the files were given in.
-  const bool sampled = trace.sampled();
   if (in.files.size() > 1 && !sampled) p.aiperf_cache_hit_rate = AiperfCacheHitRate(trace, false);
   if (WantsKvCacheSection(o.kv_cache))
     BuildKvCacheSection(trace, o.replay, o.kv_cache, o.capacities, &p);
   BuildTiersSection(trace, o.replay, o.tiers, &p);
-  if (in.format == InputFormat::kCctrace && sampled) {
+  if (cctrace && sampled) {
     p.counting = in.counting;
     p.sampling.omitted.push_back("cache_trace");
-  } else if (in.format == InputFormat::kCctrace) {
+  } else if (cctrace) {
     p.counting = in.counting;
     p.cctrace = SummarizeCctrace(in.records, trace, in.cctrace, o.warm_prefix);
   }
   if (in.gateway) {
-    p.gateway = ComputeGatewayFindings(in.records, trace);
+    p.gateway = std::move(gateway);
     p.gateway.layouts = in.layouts;
     p.gateway.per_request_session_fields = in.per_request_session_fields;
     p.gateway.filler_values_ignored = in.filler_values_ignored;
@@ -71,21 +105,15 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
       p.sampling.omitted.push_back("cache_busters");
       return p;
     }
-    const std::vector<Divergence> divergences = FindDivergences(trace, in.records);
-    const size_t first_measured = FirstMeasuredIndex(trace, o.replay);
-    p.busters = AnalyzeCacheBusters(trace, in.records, divergences, first_measured, p.ceiling.hit,
-                                    p.measured_tokens);
-    p.busters.below_block = FindSharedBelowBlock(trace, in.records, divergences, first_measured);
+    p.busters = std::move(cache_busters);
     for (std::string& s : CacheBusterSentences(p.busters)) p.findings.push_back(std::move(s));
   }
   // The hosted provider's own cache, when the requests name one (or --provider-cache asks).
   // It replays whole prompts block by block: not computed on a sampled trace.
-  if (sampled && (in.gateway || in.format == InputFormat::kCctrace) &&
-      o.provider_cache.provider != "none") {
+  if (sampled && (in.gateway || cctrace) && o.provider_cache.provider != "none") {
     p.sampling.omitted.push_back("provider_cache");
-  } else if (in.gateway || in.format == InputFormat::kCctrace) {
-    p.provider_cache = AnalyzeProviderCache(trace, in.records, p.busters, o.provider_cache,
-                                            in.format == InputFormat::kCctrace);
+  } else if (provider) {
+    p.provider_cache = std::move(provider_cache);
     for (ProviderBadObservation& b : p.provider_cache.bad_observations)
       if (b.first_file_index < in.files.size()) {
         const InputFileSummary& f = in.files[b.first_file_index];

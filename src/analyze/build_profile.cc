@@ -110,8 +110,9 @@ void ApplyExactUnbounded(const FirstUseHook& hook, const std::vector<RequestReco
 
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
-                  const FleetOptions* fleet, unsigned threads,
-                  const FirstUseHook* exact_unbounded) {
+                  const FleetOptions* fleet, unsigned threads, const FirstUseHook* exact_unbounded,
+                  const std::vector<std::function<void()>>& side_jobs,
+                  const std::vector<std::function<void()>>& after_curves) {
   p->block_size = trace.block_size;
   p->warmup = options.warmup;
   p->order = options.order;
@@ -135,16 +136,18 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   p->has_conversations = trace.num_conversations > 0;
 
   // The steady-state curve and, with a warm-up, the cold one (no warm-up) are independent one-pass
-  // replays of the same trace: side by side when a second thread is allowed.
+  // replays of the same trace; the distributions, the AIPerf figure and the caller's side jobs read
+  // the same trace: all side by side when threads allow, the longest (the curves) taken first.
   ReplayOptions cold_opts = options;
   cold_opts.warmup = 0;
   LruCurve steady, cold;
-  RunParallel(options.warmup == 0 ? 1 : 2, threads, [&](size_t job) {
-    if (job == 0)
-      steady = LruCurve::Compute(trace, options);
-    else
-      cold = LruCurve::Compute(trace, cold_opts);
-  });
+  std::vector<std::function<void()>> jobs;
+  jobs.push_back([&] { steady = LruCurve::Compute(trace, options); });
+  if (options.warmup != 0) jobs.push_back([&] { cold = LruCurve::Compute(trace, cold_opts); });
+  jobs.insert(jobs.end(), side_jobs.begin(), side_jobs.end());
+  if (!sampled) jobs.push_back([&] { p->aiperf_cache_hit_rate = AiperfCacheHitRate(trace); });
+  jobs.push_back([&] { p->dist = ComputeDistributions(records, trace); });
+  RunParallel(jobs.size(), threads, [&](size_t job) { jobs[job](); });
   p->measured_requests = steady.measured_requests();
   p->measured_tokens = steady.measured_tokens();
   p->ceiling = steady.Unbounded();
@@ -164,8 +167,6 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
       p->sampling.cold_ceiling_error_points = p->sampling.ceiling_error_points;
     p->sampling.max_error_points = p->sampling.ceiling_error_points;
     p->sampling.omitted.push_back("aiperf_cache_hit_rate");
-  } else {
-    p->aiperf_cache_hit_rate = AiperfCacheHitRate(trace);
   }
 
   const uint64_t bs = std::max<uint32_t>(trace.block_size, 1);
@@ -208,15 +209,19 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   }
   if (exact_unbounded && *exact_unbounded)
     ApplyExactUnbounded(*exact_unbounded, records, trace, options, cold_opts, p);
-  p->dist = ComputeDistributions(records, trace);
-  // The fleet's worker caches and pooled reference stay the flat LRU (radix-lru has no online
-  // cache yet): docs/SEMANTICS.md "Two LRUs".
-  if (fleet) p->fleet = SimulateFleet(trace, options, *fleet, steady);
   // Leaderboards rank whole prefixes: a sampled trace holds only some of each prefix's blocks.
+  // They need the cold ceiling; the caller's jobs after the curves run beside them.
+  jobs.clear();
   if (sampled)
     p->sampling.omitted.push_back("prefixes");
   else
-    p->leaderboards = BuildLeaderboards(records, trace, p->cold_ceiling.hit);
+    jobs.push_back(
+        [&] { p->leaderboards = BuildLeaderboards(records, trace, p->cold_ceiling.hit); });
+  jobs.insert(jobs.end(), after_curves.begin(), after_curves.end());
+  RunParallel(jobs.size(), threads, [&](size_t job) { jobs[job](); });
+  // The fleet's worker caches and pooled reference stay the flat LRU (radix-lru has no online
+  // cache yet): docs/SEMANTICS.md "Two LRUs". (Its policy sweep has threads of its own.)
+  if (fleet) p->fleet = SimulateFleet(trace, options, *fleet, steady);
   AppendDerivedFindings(p);
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "analyze/profile.h"
@@ -24,13 +25,20 @@ std::vector<uint64_t> DefaultCapacityTokens();
 
 // Fills the replay and distribution parts of *p (input description fields are the caller's).
 // With `fleet`, also simulates the fleet (p->fleet). `threads` (0 = every core, 1 = this thread
-// only) bounds the replays run side by side; the figures do not depend on it. With
+// only) bounds the analyses run side by side; the figures do not depend on it. With
 // `exact_unbounded` (the Dask driver's shuffle, hash/first_use.h), the ceiling and the cold
 // ceiling are the figures it returns for the trace's keys: exact even on a sampled trace (their
 // error estimates 0). Its error leaves the replay's figures; the hook's owner ends the run.
+// The caller's own analyses of the same immutable trace share the threads (issue 30: the
+// single-threaded tail after reading): `side_jobs` run from the start, beside the two LRU curves,
+// the distributions and the AIPerf figure; `after_curves` once *p holds the curve's final figures
+// (ceiling, measured tokens, saturation, after `exact_unbounded`), beside the prefix
+// leaderboards. Each job writes only its own outputs.
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
                   const FleetOptions* fleet = nullptr, unsigned threads = 1,
-                  const FirstUseHook* exact_unbounded = nullptr);
+                  const FirstUseHook* exact_unbounded = nullptr,
+                  const std::vector<std::function<void()>>& side_jobs = {},
+                  const std::vector<std::function<void()>>& after_curves = {});
 
 }  // namespace ltl
