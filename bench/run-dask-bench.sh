@@ -73,6 +73,9 @@ timed() {  # timed NAME CMD...: "NAME wall max_rss_kb" to $w/times.txt (max over
   echo "$name $(cat "$w/t.txt")" >> "$w/times.txt"
 }
 : > "$w/times.txt"
+# Every run reads the files from the page cache: the first timed run must not be the one that
+# reads them from disk (a cold first read made the CLI 2.3x slower than its rerun, 2026-12-07).
+cat "${parts[@]}" > /dev/null
 timed baseline build/llmtrafficlens profile "${parts[@]}" -o "$w/base" --salt-file "$salt" -q
 timed dask1 "$py" -m llmtrafficlens.dask --local 1 -o "$w/dask1" --salt-file "$salt" "${parts[@]}"
 timed dask2 "$py" -m llmtrafficlens.dask --local 2 -o "$w/dask2" --salt-file "$salt" "${parts[@]}"
