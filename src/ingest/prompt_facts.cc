@@ -54,11 +54,13 @@ inline bool IsDigit(char c) {
 size_t FindDigit(const char* p, size_t from, size_t n) {
   size_t i = from;
 #if defined(__SSE2__)
-  const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+  const __m128i below = _mm_set1_epi8('0' - 1), above = _mm_set1_epi8('9' + 1);
   for (; i + 16 <= n; i += 16) {
-    const __m128i t = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), zero);
-    // A digit is a byte whose distance from '0' is at most 9 (unsigned).
-    const int m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t, nine), t));
+    const __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    // A digit is a byte between '0' - 1 and '9' + 1 as signed bytes (every byte >= 0x80 is
+    // negative, so below).
+    const int m =
+        _mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(t, below), _mm_cmplt_epi8(t, above)));
     if (m != 0) return i + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(m)));
   }
 #endif

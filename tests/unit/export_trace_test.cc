@@ -13,8 +13,8 @@
 namespace ltl {
 namespace {
 
-RequestRecord Rec(uint64_t line, double t, int64_t in, int64_t out, std::vector<uint64_t> ids,
-                  std::string conv = "", uint32_t bs = 16) {
+RequestRecord Rec(uint64_t line, double t, int64_t in, int64_t out,
+                  const std::vector<uint64_t>& ids, std::string conv = "", uint32_t bs = 16) {
   RequestRecord r = testing::TimedRecord(line, t, ids, bs, in);
   r.output_tokens = out;
   r.conversation = std::move(conv);

@@ -57,6 +57,7 @@ FirstUseFigures Shuffle(const std::vector<RequestRecord>& recs, std::vector<size
   const std::vector<uint32_t> cuts = FirstUseCuts(keys, merged).value();
   EXPECT_EQ(cuts, FirstUseCuts(keys, misses).value());
   std::vector<FirstUseFigures> sums;
+  sums.reserve(across.size());
   for (const std::string& a : across)
     sums.push_back(FirstUseAcross(DecodeFirstUseAccesses(a).value(), keys, cuts));
   return FirstUseFiguresOf(keys, cuts, sums);

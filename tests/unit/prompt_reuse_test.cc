@@ -239,12 +239,14 @@ std::vector<std::vector<uint64_t>> CutBySiblings(BlockCutter* first, const std::
         // Wait for the other sibling's previous turn of this conversation (a memo it holds).
         Result r;
         for (;;) {
-          r = Reusing(cutters[w], text, static_cast<uint64_t>(c * 1000 + k), earlier);
+          r = Reusing(cutters[w], text, static_cast<uint64_t>(c) * 1000 + static_cast<uint64_t>(k),
+                      earlier);
           if (k == 0 || cutters[w]->last_reuse().earlier != 0) break;
           std::this_thread::yield();  // the previous turn is still being cut: cut it again
         }
         reused[w] += k > 0;
-        ids[static_cast<size_t>(c * turns + k)] = std::move(r.ids);
+        ids[static_cast<size_t>(c) * static_cast<size_t>(turns) + static_cast<size_t>(k)] =
+            std::move(r.ids);
       }
   };
   std::thread other(run, 1);
