@@ -49,13 +49,12 @@ const char* PromptRenderer::Render(simdjson::dom::element body, std::string_view
   return RenderPrompt(body, layout_, model, out, now_unix_seconds);
 }
 
-GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config, unsigned workers)
+GatewayRowProcessor::GatewayRowProcessor(const GatewayConfig& config)
     : config_(config),
       locator_(config.source),
       renderer_(config.layout, &config_.models, config_.reasons.get()),
       cutter_(config.tokenizer ? MakeTokenCutter(config.tokenizer, config.block_size)
-                               : MakeApproxCutter(config.block_size,
-                                                  kApproxMemoBudgetBytes / std::max(1u, workers))),
+                               : MakeApproxCutter(config.block_size)),
       chain_(config.key),
       facts_(config.key),
       provider_(config.key),

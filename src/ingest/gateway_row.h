@@ -95,9 +95,7 @@ struct ConversationLinks {
 
 class GatewayRowProcessor {
  public:
-  // `workers`: how many processors the run has, when each has its own stores: they share the
-  // code-point cutter's memo budget (hash/block_cutter.h, kApproxMemoBudgetBytes).
-  explicit GatewayRowProcessor(const GatewayConfig& config, unsigned workers = 1);
+  explicit GatewayRowProcessor(const GatewayConfig& config);
   // A processor for another worker thread of the same read: its own scratch, `share_with`'s
   // memory of conversations (the cutters' remembered texts and the facts' runs) and its budget,
   // so a turn finds the turn it continues whichever worker cut that one. The records are the
