@@ -99,6 +99,7 @@ void ApplyExactUnbounded(const FirstUseHook& hook, const std::vector<RequestReco
   p->ceiling = HitTokens{f->steady_hit, split ? f->steady_across : 0};
   p->cold_ceiling = HitTokens{f->cold_hit, split ? f->cold_across : 0};
   if (!p->sampling.active) return;
+  p->sampling.unbounded_exact = true;
   p->sampling.ceiling_error_points = 0;
   p->sampling.cold_ceiling_error_points = 0;
   p->sampling.max_error_points = 0;

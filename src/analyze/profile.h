@@ -71,7 +71,9 @@ struct SamplingInfo {
   uint64_t kept_blocks = 0;    // distinct blocks kept and replayed
   uint64_t kept_accesses = 0;  // their accesses
   double ceiling_error_points = 0, cold_ceiling_error_points = 0;
-  double max_error_points = 0;       // largest over the curve rows and the ceiling
+  bool unbounded_exact =
+      false;                    // ceiling + cold ceiling from the cluster's shuffle, not the sample
+  double max_error_points = 0;  // largest over the curve rows and the ceiling
   std::vector<std::string> omitted;  // figures not computed under sampling, one phrase each
 };
 

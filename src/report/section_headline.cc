@@ -42,6 +42,12 @@ std::string ErrorText(const Profile& p, double points) {
   return p.sampling.active ? fmt::format(" ± {:.1f}", points) : "";
 }
 
+// The ceiling's: " exact" when the cluster's shuffle computed it under sampling (no error to
+// state; " ± 0.0" would read as an estimate that happened to be tight).
+std::string CeilingErrorText(const Profile& p) {
+  return p.sampling.unbounded_exact ? " exact" : ErrorText(p, p.sampling.ceiling_error_points);
+}
+
 std::string ModelsText(const Profile& p) {
   const auto& models = p.dist.models;
   if (models.empty() || (models.size() == 1 && models.begin()->first.empty())) return "unknown";
@@ -147,7 +153,7 @@ std::string HeadlineHtml(const Profile& p) {
                    KvBytesPerToken(p) > 0 ? "<td class=\"num\">–</td>" : "");
   for (size_t i = 0; i < policies.size(); ++i)
     o += fmt::format("<td class=\"num\"><strong>{}</strong>{}</td>", Percent(ceiling),
-                     ErrorText(p, p.sampling.ceiling_error_points));
+                     CeilingErrorText(p));
   if (p.has_conversations)
     o += fmt::format("<td class=\"num\">{}</td><td class=\"num\">{}</td>",
                      Percent(Ratio(p.ceiling.across, p.measured_tokens)),
@@ -301,8 +307,7 @@ class HeadlinePart final : public ReportSection {
                          ErrorText(p, r.error_points), SplitText(p, r.hit, r.measured_tokens));
     }
     out += fmt::format("{:>16}  {:>6}{}{}  <- ceiling\n", "unbounded",
-                       Percent(p.Rate(p.ceiling, p.measured_tokens)),
-                       ErrorText(p, p.sampling.ceiling_error_points),
+                       Percent(p.Rate(p.ceiling, p.measured_tokens)), CeilingErrorText(p),
                        SplitText(p, p.ceiling, p.measured_tokens));
     out += "\n";
     return out;

@@ -47,6 +47,7 @@ class SamplingPart final : public ReportSection {
               "block groups' estimates, with the curve's change over the binomial spread of "
               "sampled stack distances in quadrature at bounded capacities"},
              {"max_error_points", s.max_error_points},
+             {"unbounded", s.unbounded_exact ? "exact" : "sampled"},
              {"omitted", omitted}};
   }
   std::string Html(const Profile& p) const override {
@@ -62,6 +63,9 @@ class SamplingPart final : public ReportSection {
     if (s.max_blocks > 0)
       o += fmt::format(" At most {} distinct blocks were kept (asked: {}).", Commas(s.max_blocks),
                        RateText(s.requested_rate));
+    if (s.unbounded_exact)
+      o += " The unbounded figures (the ceiling, its across/same-conversation split, the cold "
+           "ceiling) are exact: computed from every block by the cluster's shuffle by block id.";
     o += "</p>\n";
     if (!s.omitted.empty())
       o += fmt::format("<p>Not computed under sampling: {}.</p>\n", HtmlEscape(OmittedText(s)));
@@ -75,6 +79,7 @@ class SamplingPart final : public ReportSection {
         "sampled at {}: ± {:.1f} points (95%) · {} of ~{} distinct blocks kept\n", RateText(s.rate),
         s.max_error_points, WithCommas(static_cast<int64_t>(s.kept_blocks)),
         WithCommas(static_cast<int64_t>(p.distinct_blocks)));
+    if (s.unbounded_exact) out += "ceiling and cold ceiling exact (the cluster's shuffle)\n";
     if (!s.omitted.empty()) out += fmt::format("not computed under sampling: {}\n", OmittedText(s));
     return out + "\n";
   }

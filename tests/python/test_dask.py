@@ -429,9 +429,17 @@ class DaskProfileOnStartedProcesses(DaskTests, unittest.TestCase):
         sampled = ltl.profile(self.paths, salt_file=self.salt, sample_rate=0.25).to_dict()
         self.assertNotEqual(sampled["ceiling"]["hit_tokens"], cli["ceiling"]["hit_tokens"])
         before = len(self.client.run_on_scheduler(recorded_keys))
-        data = ltl_dask.profile(self.paths, client=self.client, salt_file=self.salt,
-                                progress=False, exact_ceiling=True, sample_rate=0.25).to_dict()
+        report = ltl_dask.profile(self.paths, client=self.client, salt_file=self.salt,
+                                  progress=False, exact_ceiling=True, sample_rate=0.25)
+        data = report.to_dict()
         self.assertEqual(data["sampling"]["rate"], 0.25)
+        self.assertEqual(sampled["sampling"]["unbounded"], "sampled")
+        self.assertEqual(data["sampling"]["unbounded"], "exact")
+        # The terminal says so instead of stating a zero error for an estimate.
+        ceiling_line = [ln for ln in report.summary.splitlines() if "<- ceiling" in ln]
+        self.assertEqual(len(ceiling_line), 1, report.summary)
+        self.assertIn(" exact", ceiling_line[0])
+        self.assertNotIn("±", ceiling_line[0])
         self.assertEqual(data["curve"], sampled["curve"])
         for key in ("ceiling", "cold_ceiling"):
             for field in HIT_FIELDS:
