@@ -185,9 +185,11 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
         stats_(stats),
         procs_(MakeProcessors(config, std::max(1u, threads))),
         unescaped_(std::max(1u, threads)),
+        cells_(std::max(1u, threads)),
         pipeline_(
-            threads <= 1 ? 0 : threads, [this](size_t w, RowBatch& b) { Work(w, b); },
-            [this](RowBatch& b) { Consume(b); }) {}
+            threads <= 1 ? 0 : threads,
+            [this](size_t w, RowBatch& b, size_t row) { WorkRow(w, b, b.rows[row]); },
+            [this](size_t, RowBatch& b) { Recycle(b); }, [this](RowBatch& b) { Consume(b); }) {}
 
   RowBatch& batch() { return batch_; }
   // Submits the batch under construction once it is full (or, with force, when it has any row).
@@ -196,7 +198,8 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
     if (in_place_ && !force) return;  // the rows are in the reader's buffer until it is given
     if (!force && batch_.rows.size() < kBatchRows && batch_.arena.size() < kBatchBytes) return;
     batch_.raw_read = in_ ? in_->raw_bytes_read() : 0;
-    pipeline_.Submit(std::move(batch_));
+    const size_t rows = batch_.rows.size();
+    pipeline_.Submit(std::move(batch_), rows);  // row by row, by every worker (ordered_pipeline.h)
     batch_ = RowBatch();  // the arena grows as rows arrive: a short input never pays for 4 MiB
     // The row and cell lists of a consumed batch, with their capacity (Consume, this thread).
     if (!spare_rows_.empty()) {
@@ -285,49 +288,53 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
     return procs;
   }
 
-  void Work(size_t w, RowBatch& b) {
+  // One row, on worker w. The workers share a batch, each taking its next row (OrderedPipeline's
+  // parts): a row may only touch its own slot, the batch's text and cells, and w's state.
+  void WorkRow(size_t w, RowBatch& b, RowSlot& s) {
     GatewayRowProcessor& proc = *procs_[w];
-    std::vector<std::string_view> cells;
-    for (RowSlot& s : b.rows) {
-      if (!s.pre_skip.empty()) continue;
-      if (layout_) {
-        // Escaped cells are unescaped into the worker's scratch, sized first so views stay valid.
-        size_t escaped = 0;
-        for (size_t k = s.first_cell; k < s.first_cell + s.cell_count; ++k)
-          if (b.cells[k].escaped) escaped += b.cells[k].size;
-        std::string& scratch = unescaped_[w];
-        if (scratch.size() < escaped + CsvReader::kUnescapeSlack)
-          scratch.resize(escaped + CsvReader::kUnescapeSlack);
-        size_t at = 0;
-        cells.clear();
-        for (size_t k = s.first_cell; k < s.first_cell + s.cell_count; ++k) {
-          const Span& c = b.cells[k];
-          if (!c.escaped) {
-            cells.push_back(View(b, c));
-            continue;
-          }
-          const size_t n = CsvReader::Unescape(View(b, c), scratch.data() + at);
-          cells.emplace_back(scratch.data() + at, n);
-          at += n;
+    std::vector<std::string_view>& cells = cells_[w];
+    if (!s.pre_skip.empty()) return;
+    if (layout_) {
+      // Escaped cells are unescaped into the worker's scratch, sized first so views stay valid.
+      size_t escaped = 0;
+      for (size_t k = s.first_cell; k < s.first_cell + s.cell_count; ++k)
+        if (b.cells[k].escaped) escaped += b.cells[k].size;
+      std::string& scratch = unescaped_[w];
+      if (scratch.size() < escaped + CsvReader::kUnescapeSlack)
+        scratch.resize(escaped + CsvReader::kUnescapeSlack);
+      size_t at = 0;
+      cells.clear();
+      for (size_t k = s.first_cell; k < s.first_cell + s.cell_count; ++k) {
+        const Span& c = b.cells[k];
+        if (!c.escaped) {
+          cells.push_back(View(b, c));
+          continue;
         }
-        s.result = proc.ProcessCsv(*layout_, cells, s.line, &s.record_out, &s.reason);
-      } else {
-        s.result = proc.ProcessJson(View(b, s.record), s.line, &s.record_out, &s.reason);
+        const size_t n = CsvReader::Unescape(View(b, c), scratch.data() + at);
+        cells.emplace_back(scratch.data() + at, n);
+        at += n;
       }
-      if (s.result == RowResult::kOk) {
-        s.links = proc.links();
-        s.rendered_by = proc.rendered_by();
-        s.filler = Filler{proc.filler_key(),
-                          proc.filler_field() ? std::string(proc.filler_field()) : std::string()};
-        // Logged usage replaces the estimated token count but not the blocks cut by the
-        // estimate: make the ids agree with the exact count (docs/EXPORT.md), so profile and
-        // export replay the same.
-        if (s.record_out.exact_counts) {
-          IdAdjustment adj = ConformRecordBlockIds(&s.record_out);
-          s.conformed = adj.extended > 0 || adj.truncated > 0;
-        }
+      s.result = proc.ProcessCsv(*layout_, cells, s.line, &s.record_out, &s.reason);
+    } else {
+      s.result = proc.ProcessJson(View(b, s.record), s.line, &s.record_out, &s.reason);
+    }
+    if (s.result == RowResult::kOk) {
+      s.links = proc.links();
+      s.rendered_by = proc.rendered_by();
+      s.filler = Filler{proc.filler_key(),
+                        proc.filler_field() ? std::string(proc.filler_field()) : std::string()};
+      // Logged usage replaces the estimated token count but not the blocks cut by the
+      // estimate: make the ids agree with the exact count (docs/EXPORT.md), so profile and
+      // export replay the same.
+      if (s.record_out.exact_counts) {
+        IdAdjustment adj = ConformRecordBlockIds(&s.record_out);
+        s.conformed = adj.extended > 0 || adj.truncated > 0;
       }
     }
+  }
+
+  // Once every row of the batch is done (on the worker that did the last one).
+  void Recycle(RowBatch& b) {
     // The text is no longer needed: the arena goes back to the reader before the batch waits. A
     // reused arena has its capacity and its pages already mapped: a fresh 4 MiB arena per batch
     // cost a page fault per 4 KiB and the copies of growing (the reading thread's largest cost
@@ -416,6 +423,7 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
   GatewayReadStats* stats_;
   std::vector<std::unique_ptr<GatewayRowProcessor>> procs_;
   std::vector<std::string> unescaped_;  // per worker: the row's escaped cells, unescaped
+  std::vector<std::vector<std::string_view>> cells_;  // per worker: the row's cells
   std::vector<ConversationLinks> links_;
   std::vector<Filler> fillers_;
   RowBatch batch_;

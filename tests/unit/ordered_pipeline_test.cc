@@ -94,6 +94,79 @@ TEST(OrderedPipeline, WorkerExceptionReachesTheCallerInOrder) {
   }
 }
 
+// Batches in parts (issue 30: the workers share the oldest batch row by row): every part is worked
+// exactly once, finish runs once per batch after all of its parts, and batches are consumed in
+// order whatever the thread count; a batch of 0 parts is consumed untouched.
+TEST(OrderedPipeline, PartsAreEachWorkedOnceThenFinishedThenConsumedInOrder) {
+  for (size_t threads : {0u, 1u, 2u, 3u, 8u}) {
+    std::vector<int> consumed;
+    {
+      OrderedPipeline<Batch> p(
+          threads,
+          [&](size_t, Batch& b, size_t part) {
+            volatile uint64_t x = 0;  // uneven parts: later ones may finish first
+            for (size_t i = 0; i < (part % 7) * 300; ++i) x = x + i;
+            b.values[part] += 1;  // each part touches only its own element
+          },
+          [&](size_t w, Batch& b) {
+            for (int v : b.values) ASSERT_EQ(v, b.seq + 1) << "a part ran more or less than once";
+            EXPECT_EQ(b.transformed_by, -1) << "finish ran twice";
+            b.transformed_by = static_cast<int>(w);
+          },
+          [&](Batch& b) {
+            if (b.values.empty()) {
+              EXPECT_EQ(b.transformed_by, -1);  // no parts: neither worked nor finished
+            } else {
+              EXPECT_GE(b.transformed_by, 0);
+            }
+            consumed.push_back(b.seq);
+          },
+          /*max_in_flight=*/3);
+      for (int s = 0; s < 300; ++s) {
+        Batch b;
+        b.seq = s;
+        const size_t parts = static_cast<size_t>(s % 50);
+        b.values.assign(parts, s);
+        p.Submit(std::move(b), parts);
+      }
+      p.Finish();
+    }
+    ASSERT_EQ(consumed.size(), 300u) << threads;
+    for (int s = 0; s < 300; ++s) ASSERT_EQ(consumed[s], s) << threads;
+  }
+}
+
+TEST(OrderedPipeline, PartExceptionReachesTheCallerInOrder) {
+  for (size_t threads : {0u, 2u, 8u}) {
+    std::vector<int> consumed;
+    std::atomic<int> finished_bad{0};
+    bool caught = false;
+    try {
+      OrderedPipeline<Batch> p(
+          threads,
+          [&](size_t, Batch& b, size_t part) {
+            if (b.seq == 21 && part == 5) throw std::bad_alloc();
+          },
+          [&](size_t, Batch& b) {
+            if (b.seq == 21) ++finished_bad;
+          },
+          [&](Batch& b) { consumed.push_back(b.seq); }, /*max_in_flight=*/4);
+      for (int s = 0; s < 100; ++s) {
+        Batch b;
+        b.seq = s;
+        p.Submit(std::move(b), 10);
+      }
+      p.Finish();
+    } catch (const std::bad_alloc&) {
+      caught = true;
+    }
+    EXPECT_TRUE(caught) << threads;
+    EXPECT_EQ(finished_bad.load(), 0) << threads;  // a failed batch is not finished
+    ASSERT_EQ(consumed.size(), 21u) << threads;
+    for (int s = 0; s < 21; ++s) EXPECT_EQ(consumed[s], s) << threads;
+  }
+}
+
 TEST(RunParallel, JobExceptionIsRethrownOnTheCaller) {
   for (unsigned threads : {1u, 2u, 8u}) {
     std::atomic<int> ran{0};
