@@ -82,11 +82,12 @@ class BlockInterner {
   uint32_t Intern(uint64_t id, uint32_t prev, bool* inserted);
   void Grow();
 
-  // Open addressing with linear probing over provisional ids: 4 bytes per slot, at most 3/4 full;
-  // a slot's key is id_of_[value]. With id_of_ that is 8 + 5.3..10.7 bytes per distinct block.
+  // Open addressing with linear probing over provisional ids: 4 bytes per slot and a tag byte
+  // (block_interner.cc: a probe reads an id only where the tag matches), at most 3/4 full; a
+  // slot's key is id_of_[value]. With id_of_ that is 8 + 6.7..13.3 bytes per distinct block.
   // Hand-written: std::unordered_map costs ~40 bytes and a cache miss per entry, and
   // absl::flat_hash_map<uint64_t, uint32_t> pads each slot to 16 bytes plus a control byte.
-  std::vector<uint32_t> vals_;  // provisional id, kNone = empty slot
+  std::vector<uint32_t> vals_;  // mask_ + 1 slots (provisional id or kNone), then their tags
   size_t mask_ = 0;
   // Per provisional id, its 64-bit id (the table's keys). Resent history repeats runs of
   // consecutive provisional ids, so the block after `prev` is first tried as prev + 1 with one

@@ -129,5 +129,43 @@ TEST(BlockInterner, RandomMixturesMatchThePlainRemap) {
   }
 }
 
+// The id table's tag bytes (block_interner.cc) only speed up lookups: over enough distinct blocks
+// to grow the table many times (so slots with equal tags and long probe sequences occur), every
+// record's provisional ids are the first-seen numbering a plain hash map gives.
+TEST(BlockInterner, ProvisionalIdsAreTheFirstSeenNumberingThroughManyGrows) {
+  std::mt19937_64 rng(11);
+  BlockInterner in;
+  std::unordered_map<uint64_t, uint32_t> first_seen;
+  std::vector<std::vector<uint32_t>> expected;
+  std::vector<std::vector<uint64_t>> convs(64);
+  std::vector<uint64_t> seen;  // ids already used, for repeats in other places
+  for (int i = 0; i < 6000; ++i) {
+    auto& c = convs[rng() % convs.size()];
+    if (rng() % 20 == 0) c.clear();
+    const int grow = static_cast<int>(rng() % 120);
+    for (int k = 0; k < grow; ++k) c.push_back(rng());  // new random 64-bit ids
+    std::vector<uint64_t> ids = c;
+    if (rng() % 6 == 0 && !seen.empty())  // an old block in a new place
+      ids.insert(ids.begin() + static_cast<std::ptrdiff_t>(rng() % (ids.size() + 1)),
+                 seen[rng() % seen.size()]);
+    if (rng() % 10 == 0) ids.push_back(rng() % 64);  // small ids, repeated across records
+    std::vector<uint32_t> want;
+    for (uint64_t id : ids) {
+      auto [it, inserted] = first_seen.emplace(id, static_cast<uint32_t>(first_seen.size()));
+      if (inserted) seen.push_back(id);
+      want.push_back(it->second);
+    }
+    in.Add(ids);
+    expected.push_back(std::move(want));
+  }
+  ASSERT_GT(first_seen.size(), 100000u);  // the table grew past 128k slots
+  EXPECT_EQ(in.distinct_blocks(), first_seen.size());
+  std::vector<uint32_t> got;
+  for (size_t r = 0; r < expected.size(); ++r) {
+    in.Materialize(r, &got);
+    ASSERT_EQ(got, expected[r]) << "record " << r;
+  }
+}
+
 }  // namespace
 }  // namespace ltl
