@@ -337,6 +337,46 @@ py::tuple HashShardOf(const std::string& path, const py::dict& options) {
   return py::make_tuple(s, collected.warnings, result->too_many_skipped);
 }
 
+// plan_pieces(path, piece_bytes, options) -> [(begin, end, first_line, index, last)]: the pieces
+// a plain CSV or JSON-lines log is read in (ltl::PlanFilePieces; [] = read it whole).
+std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint32_t, bool>> PlanPiecesOf(
+    const std::string& path, uint64_t piece_bytes, const py::dict& options) {
+  ltl::cli::CommandSpec parsed = ParseSpec("hash-shard", {path}, options);
+  if (!parsed.hash_shard) Raise(ltl::Status::InvalidArgument("not hash-shard"));
+  ltl::Result<std::vector<ltl::FilePiece>> pieces = ltl::Status::Ok();
+  {
+    py::gil_scoped_release release;
+    pieces = ltl::PlanFilePieces(*parsed.hash_shard, piece_bytes);
+  }
+  if (!pieces.ok()) Raise(pieces.status());
+  std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint32_t, bool>> out;
+  for (const ltl::FilePiece& p : *pieces)
+    out.emplace_back(p.begin, p.end, p.first_line, p.index, p.last);
+  return out;
+}
+
+// hash_piece(path, options, piece) -> (Shard or None, warnings): one piece of plan_pieces; None
+// when its end proved not to be a record boundary (HashShardResult::piece_unsure).
+py::tuple HashPieceOf(const std::string& path, const py::dict& options,
+                      const std::tuple<uint64_t, uint64_t, uint64_t, uint32_t, bool>& piece) {
+  ltl::cli::CommandSpec parsed = ParseSpec("hash-shard", {path}, options);
+  if (!parsed.hash_shard) Raise(ltl::Status::InvalidArgument("not hash-shard"));
+  ltl::FilePiece p;
+  std::tie(p.begin, p.end, p.first_line, p.index, p.last) = piece;
+  parsed.hash_shard->piece = p;
+  Collected collected;
+  ltl::Result<ltl::HashShardResult> result = ltl::Status::Ok();
+  {
+    py::gil_scoped_release release;
+    result = ltl::HashShardRun(*parsed.hash_shard, collected.Hooks(false));
+  }
+  if (!result.ok()) Raise(result.status());
+  if (result->piece_unsure) return py::make_tuple(py::none(), collected.warnings);
+  auto s = std::make_shared<PyShard>();
+  s->shard = std::move(result->shard);
+  return py::make_tuple(s, collected.warnings);
+}
+
 // export(paths, to, output, options) -> (summary, warnings, --max-skip-share message).
 py::tuple ExportTrace(const std::vector<std::string>& paths, const std::string& to,
                       const std::string& output, const py::dict& options) {
@@ -473,6 +513,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("first_use_figures", &FirstUseFiguresOfPy, py::arg("keys"), py::arg("cuts"),
         py::arg("across"),
         "(steady_hit, steady_across, cold_hit, cold_across) from the cuts and across sums");
+  m.def("plan_pieces", &PlanPiecesOf, py::arg("path"), py::arg("piece_bytes"), py::arg("options"));
+  m.def("hash_piece", &HashPieceOf, py::arg("path"), py::arg("options"), py::arg("piece"));
   m.def("hash_shard", &HashShardOf, py::arg("path"), py::arg("options"),
         "The hashed shard of one file: (Shard, warnings, too_many_skipped)");
   m.def("export", &ExportTrace, py::arg("paths"), py::arg("to"), py::arg("output"),

@@ -1,9 +1,15 @@
-"""Profiling on a Dask cluster (issue 20 item 4, issue 34 item 2): each input file is hashed into a
-shard by a task on a worker (llmtrafficlens.hash_shard: the C++ hash-shard, one thread per task
-unless threads= says otherwise: a worker runs as many tasks at once as it has threads, by default
-its cores), the shards come back to the driver as the shard codec's bytes or, with shard_dir on a
-file system the workers share, are written there and only their paths come back. The driver
-merges each shard as soon as it and every earlier file's shard have arrived
+"""Profiling on a Dask cluster (issue 20 item 4, issue 34 item 2): each input file, or each piece
+of one (a plain CSV or JSON-lines gateway log is cut at record boundaries into pieces of about
+--piece-size, 64 MiB by default, found by one scan on the driver: read/record_boundaries.h), is
+hashed into a shard by a task on a worker (llmtrafficlens.hash_shard: the C++ hash-shard, one
+thread per task unless threads= says otherwise: a worker runs as many tasks at once as it has
+threads, by default its cores), the shards come back to the driver as the shard codec's bytes
+or, with shard_dir on a file system the workers share, are written there and only their paths
+come back. The driver
+merges each shard as soon as it and every earlier file's (or piece's) shard have arrived, the
+pieces of a file joined into that file (its rows, line numbers, skips and per-file time steps as
+the file read whole gives them; a piece whose end proves not to be a record boundary, after a
+malformed CSV quote, has the driver read that file whole instead)
 (llmtrafficlens.replay_stream: decoded and its block ids interned in C++ without the GIL while
 later tasks still run; a later file's shard that arrives first waits as bytes), then replays, and
 gets the report `profile FILES...` gives in one process. The salt travels as a path: the driver
@@ -37,7 +43,7 @@ import uuid
 import llmtrafficlens as ltl
 from llmtrafficlens import _core
 
-__all__ = ["profile", "split_options", "local_cluster", "main"]
+__all__ = ["profile", "split_options", "local_cluster", "parse_piece_size", "main"]
 
 
 def _dashed(key):
@@ -63,22 +69,43 @@ def split_options(options):
     return worker, driver
 
 
-def _hash_task(index, path, salt_file, options, shard_dir, task_hook, partitions=0):
-    """One task: (index, the shard of one file as the codec's bytes or its path under shard_dir,
-    the file's size). Bytes, not a Shard: Dask ships them as they are, and the driver decodes
-    them in C++ without the GIL. With partitions > 0 (the exact ceiling), (that, the file's block
-    accesses cut into `partitions` bytes by block id): the map of the shuffle, which stays on the
-    worker (_head and _part take the pieces apart there)."""
+def _hash_task(index, path, salt_file, options, shard_dir, task_hook, partitions=0, piece=None,
+               file_index=None):
+    """One task: (index, the shard of one file, or of one piece of it, as the codec's bytes or
+    its path under shard_dir, the bytes read). Bytes, not a Shard: Dask ships them as they are,
+    and the driver decodes them in C++ without the GIL. piece: one of _core.plan_pieces(path)
+    (begin, end, first line, piece index, last); the shard is then None when the piece's end
+    proved not to be a record boundary (a malformed CSV quote before it), and the driver reads
+    the file whole instead. With partitions > 0 (the exact ceiling), (that, the block accesses cut
+    into `partitions` bytes by block id): the map of the shuffle, which stays on the worker (_head
+    and _part take the pieces apart there)."""
     if task_hook is not None:
-        task_hook(index, path)
-    shard = ltl.hash_shard(path, salt_file=salt_file, **options)
+        task_hook(index if file_index is None else file_index, path)
+    if piece is None:
+        shard = ltl.hash_shard(path, salt_file=salt_file, **options)
+        nbytes = None
+    else:
+        opts = dict(options, salt_file=salt_file)
+        opts.pop("quiet", None)
+        shard, _ = ltl._call(_core.hash_piece, os.fspath(path), opts, tuple(piece))
+        nbytes = piece[1] - piece[0]
+        if shard is None:
+            if partitions:
+                err = ltl.Error(f"llmtrafficlens: {path}: a piece's end at byte {piece[1]} is not "
+                                "a record boundary (a malformed CSV quote before it); read this "
+                                "file whole (--piece-size file)")
+                err.exit_code = 2
+                raise err
+            return index, None, nbytes
     parts = _core.first_use_map(shard, index, partitions) if partitions else None
+    if nbytes is None:
+        nbytes = shard.bytes
     if shard_dir is None:
-        head = index, shard.to_bytes(), shard.bytes
+        head = index, shard.to_bytes(), nbytes
     else:
         out = os.path.join(shard_dir, f"{index:06d}.ltlshard")
         shard.save(out)
-        head = index, out, shard.bytes
+        head = index, out, nbytes
     return head if parts is None else (head, parts)
 
 
@@ -212,24 +239,53 @@ class _Progress:
 
 
 class _Arrivals:
-    """The tasks' shards in the files' order, each yielded as soon as it and every earlier one
-    have arrived (a later file's shard waits as bytes in `held`); the time the consumer (the C++
-    merge) spends between two pulls is merge time; the map ends when the last one is merged."""
+    """The tasks' shards in the order of the files and their pieces, each yielded as soon as it
+    and every earlier one have arrived (a later one waits as bytes in `held`); the time the
+    consumer (the C++ merge) spends between two pulls is merge time; the map ends when the last
+    one is merged. A piece that comes back without a shard (its end is not a record boundary)
+    makes `whole(file)` submit the file as one task, whose shard takes the place of all the
+    file's pieces."""
 
-    def __init__(self, futures, bar, distributed):
+    def __init__(self, futures, bar, distributed, unit_files=None, whole=None):
         self.futures, self.bar, self.distributed = futures, bar, distributed
+        self.unit_files = unit_files or list(range(len(futures)))
+        self.whole = whole
         self.merge_seconds = 0.0
         self.map_end = None
         self.rss_before_replay = None
+        self.read_whole = []  # files read whole after a piece proved unsure
 
     def __iter__(self):
-        held, next_index = {}, 0
-        for future, (index, payload, nbytes) in self.distributed.as_completed(
-                self.futures, with_results=True):
+        first_unit = {}
+        for u, f in enumerate(self.unit_files):
+            first_unit.setdefault(f, u)
+        held, skip, fallen, next_index = {}, set(), set(), 0
+        arrivals = self.distributed.as_completed(self.futures, with_results=True)
+        for future, (index, payload, nbytes) in arrivals:
             future.release()  # the result is here: the worker may drop it
-            self.bar.step(nbytes)
-            held[index] = payload
-            while next_index in held:
+            if index < 0:  # a file read whole after one of its pieces proved unsure
+                held[first_unit[-1 - index]] = payload
+                self.bar.step(0)
+            elif self.unit_files[index] in fallen:
+                continue  # a piece of a file read whole instead
+            elif payload is None:
+                f = self.unit_files[index]
+                fallen.add(f)
+                self.read_whole.append(f)
+                for u, g in enumerate(self.unit_files):
+                    if g == f:
+                        held.pop(u, None)
+                        if u != first_unit[f]:
+                            skip.add(u)
+                arrivals.add(self.whole(f))
+                continue
+            else:
+                self.bar.step(nbytes)
+                held[index] = payload
+            while next_index in held or next_index in skip:
+                if next_index in skip:
+                    next_index += 1
+                    continue
                 payload = held.pop(next_index)
                 next_index += 1
                 handed = time.monotonic()
@@ -241,8 +297,33 @@ class _Arrivals:
         self.rss_before_replay = _rss_bytes()
 
 
+_UNITS = {"": 1, "B": 1, "K": 2**10, "KB": 10**3, "KIB": 2**10, "M": 2**20, "MB": 10**6,
+          "MIB": 2**20, "G": 2**30, "GB": 10**9, "GIB": 2**30}
+DEFAULT_PIECE_BYTES = 64 * 2**20
+
+
+def parse_piece_size(text):
+    """--piece-size: bytes as a number with an optional unit (64MiB, 64M = 64 MiB, 4KiB, 100MB,
+    1G); 0 or "file" = one task per file."""
+    if isinstance(text, int):
+        value = text
+    else:
+        t = str(text).strip().upper().replace(" ", "")
+        if t == "FILE":
+            return 0
+        num = t.rstrip("KMGIB")
+        unit = t[len(num):]
+        if unit not in _UNITS or not num:
+            raise ValueError(f"--piece-size {text!r}: a size such as 64MiB, 4KiB, 1G, or 'file'")
+        value = int(float(num) * _UNITS[unit])
+    if value < 0:
+        raise ValueError(f"--piece-size {text!r}: must not be negative")
+    return value
+
+
 def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=None,
-            progress=True, task_hook=None, exact_ceiling=False, partitions=None, **options):
+            progress=True, task_hook=None, exact_ceiling=False, partitions=None,
+            piece_bytes=DEFAULT_PIECE_BYTES, **options):
     """Profiles `paths` (files and globs, expanded as `profile` expands them) on a Dask cluster and
     returns the Report; output="PREFIX" also writes PREFIX.json and PREFIX.html. client: a
     distributed.Client (default: the current one, else local_cluster(1): one worker process with
@@ -251,7 +332,12 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
     given, runs on the worker before each task (e.g. to prepare the worker's environment).
     exact_ceiling=True computes the ceiling, its across/same-conversation split and the cold
     ceiling by a shuffle by block id on the workers (`partitions` reduce tasks, default one per
-    worker thread), so they are exact with sample_rate= too, and no machine holds every block."""
+    worker thread), so they are exact with sample_rate= too, and no machine holds every block.
+    piece_bytes (default 64 MiB; 0 = one task per file): a plain CSV or JSON-lines gateway log
+    is cut at record boundaries into pieces of about that size, a task each (found by one pass
+    on the driver, read/record_boundaries.h); other inputs (compressed files, JSON arrays and
+    documents, hashed traces, shards, PostgreSQL) are one task per file. The report is the same
+    either way; task_hook gets the file's index."""
     import distributed  # Debian's python3-distributed
 
     files = _core.expand_inputs([os.fspath(p) for p in
@@ -285,22 +371,41 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
                 partitions = max(1, sum(client.nthreads().values()))
             shuffle = _Shuffle(client, int(partitions), f"{tag}-{uuid.uuid4().hex[:8]}")
         futures, task = [], None
+        units = []  # the file of each task, in merge order
+        plan_opts = dict(worker_opts, salt_file=salt_file)
+        plan_opts.pop("quiet", None)
+
+        def submit(i, f, piece, unit, priority, key):
+            return client.submit(_hash_task, unit, f, salt_file, worker_opts, shard_dir,
+                                 task_hook, shuffle.partitions if shuffle else 0, piece, i,
+                                 key=key, pure=False, priority=priority)
+
         for i, f in enumerate(files):
-            task = client.submit(_hash_task, i, f, salt_file, worker_opts, shard_dir, task_hook,
-                                 shuffle.partitions if shuffle else 0,
-                                 key=f"llmtrafficlens-hash-shard-{i}-{tag}",
-                                 pure=False, priority=len(files) - i)
-            if shuffle is not None:
-                # The shard goes to the driver, the pieces stay on the worker for the reduces.
-                shuffle.pieces.append([client.submit(_part, task, p, pure=False,
-                                                     key=f"llmtrafficlens-first-use-map-{i}-{p}-"
-                                                         f"{shuffle.tag}")
-                                       for p in range(shuffle.partitions)])
-                task = client.submit(_head, task, pure=False, priority=len(files) - i,
-                                     key=f"llmtrafficlens-shard-of-{i}-{shuffle.tag}")
-            futures.append(task)
+            pieces = (_core.plan_pieces(f, int(piece_bytes), plan_opts)
+                      if piece_bytes else []) or [None]
+            for piece in pieces:
+                u = len(units)
+                units.append(i)
+                task = submit(i, f, piece, u, -u,
+                              f"llmtrafficlens-hash-shard-{i}" +
+                              ("" if piece is None else f".{piece[3]}") + f"-{tag}")
+                if shuffle is not None:
+                    # The shard goes to the driver, the pieces stay on the worker for the reduces.
+                    shuffle.pieces.append([client.submit(_part, task, p, pure=False,
+                                                         key=f"llmtrafficlens-first-use-map-{u}-"
+                                                             f"{p}-{shuffle.tag}")
+                                           for p in range(shuffle.partitions)])
+                    task = client.submit(_head, task, pure=False, priority=-u,
+                                         key=f"llmtrafficlens-shard-of-{u}-{shuffle.tag}")
+                futures.append(task)
+        bar.total = len(units)
+
+        def whole(i):  # a file whose piece proved unsure, as one task (never with the shuffle)
+            return submit(i, files[i], None, -1 - i, 1,
+                          f"llmtrafficlens-hash-shard-{i}-whole-{tag}")
+
         del task
-        arrivals = _Arrivals(futures, bar, distributed)
+        arrivals = _Arrivals(futures, bar, distributed, units, whole)
         del futures
         report = ltl.replay_stream(arrivals, files, output=output, exact_unbounded=shuffle,
                                    **driver_opts)
@@ -380,11 +485,21 @@ def main(argv=None):
                         "--sample-rate too, and no machine holds every block")
     parser.add_argument("--partitions", type=int, metavar="P",
                         help="--exact-ceiling: reduce tasks (default: one per worker thread)")
+    parser.add_argument("--piece-size", default="64MiB", metavar="SIZE",
+                        help="cut each plain CSV or JSON-lines gateway log at record boundaries "
+                        "into pieces of about SIZE (64MiB, 4KiB, 1G, ...), one task each, so one "
+                        "big file keeps every worker thread busy; 0 or 'file' = one task per "
+                        "file. Compressed files, JSON arrays and documents, hashed traces, shards "
+                        "and PostgreSQL inputs are one task per file (default: 64MiB)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     args, rest = parser.parse_known_args(argv)
     files, options = _parse_rest(rest)
     if not files:
         parser.error("no input FILES")
+    try:
+        piece_bytes = parse_piece_size(args.piece_size)
+    except ValueError as e:
+        parser.error(str(e))
     import distributed
 
     if args.local is not None:
@@ -396,7 +511,8 @@ def main(argv=None):
     try:
         report = profile(files, client=client, output=args.output, salt_file=args.salt_file,
                          shard_dir=args.shard_dir, progress=not args.quiet,
-                         exact_ceiling=args.exact_ceiling, partitions=args.partitions, **options)
+                         exact_ceiling=args.exact_ceiling, partitions=args.partitions,
+                         piece_bytes=piece_bytes, **options)
     except ltl.Error as e:
         print(e, file=sys.stderr)
         return getattr(e, "exit_code", 2)

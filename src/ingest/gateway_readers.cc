@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <thread>
 #include <unordered_map>
@@ -470,17 +471,27 @@ namespace {
 Status ReadCsvRecords(InputStream* in, IngestContext* ctx, GatewayConfig* config,
                       GatewayRecordSink* sink, GatewayReadStats* stats) {
   CsvReader csv(in, ctx->limits, ctx->limits.buffer_bytes);
-  // Header.
-  CsvReader::Outcome first = csv.Next();
+  // Header: a piece after a file's first reads it from the file's start (read_context.h).
+  const bool later_piece = ctx->piece && ctx->piece->index > 0;
+  std::unique_ptr<InputStream> head_in;
+  std::optional<CsvReader> head_csv;
+  if (later_piece) {
+    auto opened = OpenInput(ctx->piece->path);
+    if (!opened.ok()) return opened.status();
+    head_in = std::move(opened).value();
+    head_csv.emplace(head_in.get(), ctx->limits, ctx->limits.buffer_bytes);
+  }
+  CsvReader& head = later_piece ? *head_csv : csv;
+  CsvReader::Outcome first = head.Next();
   if (first == CsvReader::Outcome::kBad)
     return Status::InvalidArgument(fmt::format("{}:{}: unreadable CSV header: {}", ctx->name,
-                                               csv.record_line(), csv.bad_reason()));
+                                               head.record_line(), head.bad_reason()));
   if (first == CsvReader::Outcome::kError)
-    return Status::Corrupt(fmt::format("{}:1: {}", ctx->name, csv.error().message()));
+    return Status::Corrupt(fmt::format("{}:1: {}", ctx->name, head.error().message()));
   if (first == CsvReader::Outcome::kEnd)
     return Status::InvalidArgument(fmt::format("{}:1: input is empty", ctx->name));
   std::vector<std::string> names;
-  for (std::string_view f : csv.fields()) names.push_back(Lower(f));
+  for (std::string_view f : head.fields()) names.push_back(Lower(f));
   csv.ExpectFields(names.size());  // a broken quote then costs its rows, not the rest of the file
   // Header names are echoed in error messages, but a file without a header has data (prompt text)
   // in its first row: the names are printed only when every one of them looks like a column name.
@@ -516,18 +527,18 @@ Status ReadCsvRecords(InputStream* in, IngestContext* ctx, GatewayConfig* config
     if (!ctx->gateway.body_field.empty())
       return Status::InvalidArgument(
           fmt::format("{}:{}: no column '{}' for --body-field (found: {})", ctx->name,
-                      csv.record_line(), ctx->gateway.body_field, found_list()));
+                      head.record_line(), ctx->gateway.body_field, found_list()));
     return Status::InvalidArgument(fmt::format(
         "{}:{}: no request_json column (found: {}); --body-field COLUMN names the request body "
         "(also --status-field, --session-field, --time-field, --model-field), --source NAME "
         "picks a known log shape (llmtrafficlens list-sources)",
-        ctx->name, csv.record_line(), found_list()));
+        ctx->name, head.record_line(), found_list()));
   }
   const std::string& time_override =
       !ctx->gateway.time_field.empty() ? ctx->gateway.time_field : ctx->gateway.ts_column;
   if (!time_override.empty() && layout.refs[static_cast<size_t>(FieldId::kTime)][0].slot < 0)
     return Status::InvalidArgument(fmt::format("{}:{}: no column '{}' for --ts-column (found: {})",
-                                               ctx->name, csv.record_line(), Lower(time_override),
+                                               ctx->name, head.record_line(), Lower(time_override),
                                                found_list()));
 
   // A column the reader uses must be unambiguous: two "request_json" columns could hold different
@@ -537,12 +548,16 @@ Status ReadCsvRecords(InputStream* in, IngestContext* ctx, GatewayConfig* config
       if (k != c && names[k] == names[c])
         return Status::InvalidArgument(fmt::format(
             "{}:{}: column '{}' appears more than once (columns {} and {})", ctx->name,
-            csv.record_line(), printable_name(c), std::min(c, k) + 1, std::max(c, k) + 1));
+            head.record_line(), printable_name(c), std::min(c, k) + 1, std::max(c, k) + 1));
     }
   }
 
   sink->Begin(*config, &layout);
-  const uint64_t header_line = csv.record_line();
+  const uint64_t header_line = head.record_line();
+  if (later_piece) {
+    csv.ExpectFields(names.size());
+    csv.StartMidFile(ctx->piece->first_line);
+  }
   uint64_t rows = 0;
   std::vector<std::string_view> cells;
   std::vector<CsvReader::RawField> raw_cells;
@@ -577,6 +592,10 @@ Status ReadCsvRecords(InputStream* in, IngestContext* ctx, GatewayConfig* config
   }
   csv.HandOffBuffer();
   sink->End();
+  if (ctx->piece) {  // a piece's rows are some of the file's: none is no error
+    stats->piece_unsure = !ctx->piece->last && !csv.ended_at_record_boundary();
+    return Status::Ok();
+  }
   if (rows == 0)
     return Status::InvalidArgument(
         fmt::format("{}:{}: no rows after the header", ctx->name, header_line + 1));
@@ -589,6 +608,29 @@ Status ReadJsonRecords(InputStream* in, IngestContext* ctx, const Detection& d,
                        GatewayConfig* config, GatewayRecordSink* sink, GatewayReadStats* stats) {
   JsonRecordReader reader(in, d.framing, d.document_key, ctx->limits.max_line_bytes,
                           ctx->limits.buffer_bytes);
+  if (ctx->piece && ctx->piece->index > 0) {
+    // A later piece: the file's first record decides the source, as in the whole file's read.
+    if (!config->source) {
+      auto opened = OpenInput(ctx->piece->path);
+      if (!opened.ok()) return opened.status();
+      JsonRecordReader head(opened->get(), d.framing, d.document_key, ctx->limits.max_line_bytes,
+                            ctx->limits.buffer_bytes);
+      std::string_view first;
+      JsonRecordReader::Outcome o;
+      while ((o = head.Next(&first)) == JsonRecordReader::Outcome::kBad ||
+             o == JsonRecordReader::Outcome::kTooLong) {
+      }
+      if (o == JsonRecordReader::Outcome::kRecord) {
+        std::string why;
+        auto chosen = ChooseSource(*ctx, DetectJsonSource(first), &why);
+        if (!chosen.ok()) return chosen.status();
+        config->source = std::move(chosen).value();
+        stats->source = std::string(config->source->spec->name);
+        stats->source_reason = why;
+      }
+    }
+    reader.StartMidFile(ctx->piece->first_line);
+  }
   bool begun = false;
   std::string_view rec;
   std::vector<std::string> nested;

@@ -42,6 +42,9 @@ struct GatewayReadStats {
   std::map<std::string, uint64_t> filler_values_ignored;
   std::string first_skip_reason;  // the first skip's reason (for "0 requests" messages)
   uint64_t rows = 0;              // records seen (requests, skips, failed and ignored rows)
+  // A CSV piece (ReadContext::piece) whose end is not a record boundary of the whole file, as
+  // CsvReader::ended_at_record_boundary tells: its records may differ from the whole read's.
+  bool piece_unsure = false;
 };
 
 // The compiled source for a CSV header or the first JSON record: --source when given, else

@@ -14,6 +14,7 @@
 #include "ingest/gateway_readers.h"
 #include "read/input_stream.h"
 #include "read/postgres_input.h"
+#include "read/record_boundaries.h"
 #include "read/trace_readers.h"
 #include "render/layout.h"
 #include "tokenize/tokenizer.h"
@@ -85,6 +86,7 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, IngestContext* ctx, L
   out->ignored_reason = stats.ignored_reason;
   out->filler_values_ignored = std::move(stats.filler_values_ignored);
   out->first_skip_reason = stats.first_skip_reason;
+  out->piece_unsure = stats.piece_unsure;
   out->conformed_ids = stats.conformed_ids;  // fitted on the workers (ingest/gateway_readers.h)
   out->gateway = true;
   out->filtered_status = stats.filtered_status;
@@ -110,8 +112,13 @@ Status ReadGatewayLog(const Detection& d, InputStream* in, IngestContext* ctx, L
 // the remaining ids interned, and the file's summary.
 void FinishLoad(const std::string& path, IngestContext* ctx, size_t interned_before,
                 LoadedInput* out) {
-  out->times = DropImplausibleTimes(&out->records, EpochNow());
-  FillMissingTimes(&out->records, &out->untimed);
+  if (ctx->piece) {
+    out->piece = ctx->piece->index;
+    out->times_pending = true;
+  } else {
+    out->times = DropImplausibleTimes(&out->records, EpochNow());
+    FillMissingTimes(&out->records, &out->untimed);
+  }
   if (!ctx->gateway.defer_post_pass) FinishGatewayPostPass(out);
   InternRest(ctx, interned_before, &out->records);
   InputFileSummary f;
@@ -131,7 +138,36 @@ void FinishLoad(const std::string& path, IngestContext* ctx, size_t interned_bef
   out->files.push_back(std::move(f));
 }
 
+// A piece of a file (ctx->piece): the format must be one whose records a piece can find (a plain
+// CSV or JSON-lines gateway log); the stream then holds the piece's bytes only.
+Status OpenPieceOf(const std::string& path, const Detection& d, const InputStream& whole,
+                   IngestContext* ctx, std::unique_ptr<InputStream>* piece_stream) {
+  const bool lines = d.format == InputFormat::kJsonl && d.framing == JsonFraming::kLines;
+  if (std::strcmp(whole.encoding(), "plain") != 0 || !(d.format == InputFormat::kCsv || lines))
+    return Status::InvalidArgument(fmt::format(
+        "{}: only a plain (uncompressed) CSV or JSON-lines gateway log is read in pieces, not "
+        "this {} {} input",
+        ctx->name, whole.encoding(), FormatName(d.format)));
+  ctx->piece->path = path;
+  auto opened = OpenPiece(*ctx->piece);
+  if (!opened.ok()) return opened.status();
+  *piece_stream = std::move(opened).value();
+  return Status::Ok();
+}
+
 }  // namespace
+
+void FinishFileTimes(LoadedInput* in) {
+  if (!in->times_pending) return;
+  in->times = DropImplausibleTimes(&in->records, EpochNow());
+  in->untimed = 0;
+  FillMissingTimes(&in->records, &in->untimed);
+  if (in->files.size() == 1) {
+    in->files.front().untimed = in->untimed;
+    in->files.front().implausible = in->times.implausible;
+  }
+  in->times_pending = false;
+}
 
 void FinishGatewayPostPass(LoadedInput* in) {
   if (!in->post_pass_pending) return;
@@ -246,6 +282,12 @@ Result<LoadedInput> LoadInput(const std::string& path, InputFormat format, Inges
   out.format = format;
   out.detection = detection;
   if (ctx->on_format) ctx->on_format(format, ctx);
+  if (ctx->piece) {
+    std::unique_ptr<InputStream> piece_stream;
+    Status pst = OpenPieceOf(path, detection, *opened->stream, ctx, &piece_stream);
+    if (!pst.ok()) return pst;
+    opened->stream = std::move(piece_stream);
+  }
   InputStream& in = *opened->stream;
   out.encoding = in.encoding();
   Status st;

@@ -68,7 +68,17 @@ struct LoadedInput {
   // are gateway logs of more than one format (csv and jsonl).
   std::vector<InputFileSummary> files;
   bool formats_differ = false;
+  // Read as a piece of a file (ReadContext::piece): its index (0 = the file's first piece, which
+  // later pieces join, shard/shard.h), and the per-file time steps (implausible times dropped,
+  // missing ones filled) left to the join, since they look at the whole file's times.
+  uint32_t piece = 0;
+  bool times_pending = false;
+  bool piece_unsure = false;  // GatewayReadStats::piece_unsure (not serialised)
 };
+
+// The per-file time steps LoadInput runs after reading (left pending for a piece): implausible
+// times dropped, missing ones filled, the counts in the file's summary.
+void FinishFileTimes(LoadedInput* in);
 
 // An input opened and its format decided: the stream replays the bytes detection read.
 struct OpenedInput {

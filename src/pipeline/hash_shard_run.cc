@@ -3,8 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <string_view>
+
 #include "common/atomic_file.h"
 #include "common/output_path.h"
+#include "read/record_boundaries.h"
 #include "shard/shard_codec.h"
 
 namespace ltl {
@@ -28,6 +32,7 @@ Result<HashShardResult> HashShardRun(const HashShardSpec& spec, const RunHooks& 
   if (Status st = run.LoadModels(spec.read); !st.ok()) return st;
   if (Status st = run.LoadTokenizer(spec.read); !st.ok()) return st;
   run.MakeContext(input.name, spec.read, hooks);
+  run.ctx.piece = spec.piece;
   HashShardResult result;
   result.name = input.name;
   if (hooks.read_start) hooks.read_start(input.name);
@@ -36,6 +41,12 @@ Result<HashShardResult> HashShardRun(const HashShardSpec& spec, const RunHooks& 
   if (!shard.ok()) return shard.status();
   if (Status enc = run.EncodeStatus(); !enc.ok()) return enc;
   const LoadedInput& in = shard->input;
+  if (spec.piece) {  // a piece's rows are some of the file's: checked when they are joined
+    result.skipped = run.skips.total();
+    result.piece_unsure = in.piece_unsure;
+    result.shard = std::move(shard).value();
+    return result;
+  }
   if (RealRecordCount(in) == 0)  // an empty shard would hide a misread file: refuse
     return Status::InvalidArgument(NoRequestsMessage(input.name, in, run.skips));
   if (!spec.output.empty()) {
@@ -49,6 +60,39 @@ Result<HashShardResult> HashShardRun(const HashShardSpec& spec, const RunHooks& 
                                              spec.read.io.max_skip_share, false);
   result.shard = std::move(shard).value();
   return result;
+}
+
+Result<std::vector<FilePiece>> PlanFilePieces(const HashShardSpec& spec, uint64_t piece_bytes) {
+  auto inputs = ExpandInputs(spec.read.inputs);
+  if (!inputs.ok()) return inputs.status();
+  std::vector<FilePiece> none;
+  if (piece_bytes == 0 || inputs->size() != 1) return none;
+  const InputName& input = inputs->front();
+  std::error_code ec;
+  if (input.path == "-" || !std::filesystem::is_regular_file(input.path, ec) ||
+      IsShardFile(input.path))
+    return none;
+  const uintmax_t size = std::filesystem::file_size(input.path, ec);
+  if (ec || size <= piece_bytes) return none;  // one piece: no scan
+  IngestContext ctx;
+  ctx.name = input.name;
+  ApplyInputSettings(spec.read.io, &ctx);
+  auto opened = OpenAndDetect(input.path, spec.read.format, &ctx);
+  if (!opened.ok()) return none;  // the task reading it whole says what is wrong
+  const Detection& d = opened->detection;
+  if (std::string_view(opened->stream->encoding()) != "plain") return none;
+  RecordFraming framing;
+  if (d.format == InputFormat::kCsv)
+    framing = RecordFraming::kCsv;
+  else if (d.format == InputFormat::kJsonl && d.framing == JsonFraming::kLines)
+    framing = RecordFraming::kJsonLines;
+  else
+    return none;
+  opened->stream.reset();
+  auto pieces = ScanFilePieces(input.path, framing, piece_bytes);
+  if (!pieces.ok()) return pieces.status();
+  if (pieces->size() < 2) return none;
+  return pieces;
 }
 
 }  // namespace ltl

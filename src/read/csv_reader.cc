@@ -237,6 +237,7 @@ CsvReader::Parse CsvReader::ParseRecord(size_t* consumed) {
           if (over(raw_begin, end_)) return Parse::kBadLimit;
           if (!eof_) return Parse::kNeedMore;
           bad_reason_ = "unterminated quoted CSV field";
+          cut_by_end_ = true;
           *consumed = end_;
           return Parse::kBad;
         }
@@ -311,6 +312,7 @@ CsvReader::Outcome CsvReader::Next() {
       continue;
     }
     record_line_ = line_;
+    last_whole_ = r == Parse::kDone;
     const bool blank = r == Parse::kDone && spans_.size() == 1 && spans_[0].length == 0 &&
                        !HasInnerNewline(begin_, consumed);
     if (expected_fields_ > 0 && !blank) {

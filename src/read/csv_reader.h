@@ -63,6 +63,19 @@ class CsvReader {
   enum class Outcome { kRecord, kEnd, kBad, kError };
   // The number of fields every record should have (the header's); 0 = unknown (no recovery).
   void ExpectFields(size_t n) { expected_fields_ = n; }
+  // The input starts at a record boundary inside a file, on 1-based line `line` (a piece,
+  // read/read_context.h): lines are numbered from there and no UTF-8 BOM is looked for.
+  void StartMidFile(uint64_t line) {
+    line_ = line;
+    first_ = false;
+  }
+  // After kEnd: the input ended where the whole file's read would be between two records, in the
+  // same state, having read the same records: the last record was whole (not damaged), no
+  // resynchronization was under way, and no quoted field ran into the end of input (whose record
+  // the whole file's read would have judged on more bytes). A piece whose read ends otherwise
+  // may have been cut at a point that is not a record boundary of the whole file (a malformed
+  // quote before it).
+  bool ended_at_record_boundary() const { return last_whole_ && !resync_ && !cut_by_end_; }
   // kRecord: fields() holds the record. kBad: bad_reason() says why (a fixed phrase); the record
   // was consumed. kError: error() holds the input failure. Blank lines are skipped.
   Outcome Next();
@@ -111,7 +124,9 @@ class CsvReader {
   bool resync_ = false;  // looking for the next line that starts a valid record
   std::string resync_reason_ = kResyncReason;  // the skip reason of the lines it passes over
   BufferHandoff* handoff_ = nullptr;
-  bool returned_ = false;  // a record was returned from the buffer since the last hand-over
+  bool returned_ = false;    // a record was returned from the buffer since the last hand-over
+  bool last_whole_ = true;   // the last record parsed (blank lines included) was not bad
+  bool cut_by_end_ = false;  // a quoted field ran into the end of input
 };
 
 }  // namespace ltl

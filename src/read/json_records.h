@@ -53,6 +53,9 @@ class JsonRecordReader {
   // framing broke (bad_reason() says how); reading resumes at the next line that starts a value.
   // kError: error() holds the input failure.
   Outcome Next(std::string_view* record);
+  // JSON lines starting at a line boundary inside a file, on 1-based line `line` (a piece,
+  // read/read_context.h): lines are numbered from there, as in the whole file's read.
+  void StartMidFile(uint64_t line) { line_ = line; }
   uint64_t record_line() const { return record_line_; }  // 1-based line the record starts on
   uint64_t lines_read() const { return line_; }
   const std::string& bad_reason() const { return bad_reason_; }

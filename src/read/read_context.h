@@ -22,6 +22,20 @@ struct ReadLimits {
   size_t buffer_bytes = 1 << 20;         // initial read buffer; grows up to the limits above
 };
 
+// A byte range of one plain CSV or JSON-lines gateway log read as a task of its own (the Dask
+// driver's pieces, read/record_boundaries.h): [begin, end) starts at a record boundary, and the
+// records read are those that start in it; first_line is the 1-based line number of byte `begin`
+// in the whole file. A piece after the first takes the CSV header, or the first JSON record that
+// decides the source, from the file's start. Its records, lines and skips are those the whole
+// file's read gives in that range (shard/shard.h joins the pieces of a file).
+struct FilePiece {
+  uint64_t begin = 0, end = 0;
+  uint64_t first_line = 1;
+  uint32_t index = 0;  // 0 = the file's first piece
+  bool last = false;   // the file's last piece (ends at its end)
+  std::string path;    // the file (set by LoadInput)
+};
+
 struct ReadContext {
   std::string name;                  // file name as given by the user (for messages)
   uint32_t block_size = 0;           // --block-size; 0 = the format's default
@@ -37,7 +51,8 @@ struct ReadContext {
   // on the time column (read/postgres_input.h); other inputs refuse them.
   std::optional<double> since, until;
   SkipCounter* skips = nullptr;
-  size_t max_warnings = 10;  // warnings printed per run; the rest are only counted
+  std::optional<FilePiece> piece;  // read only this piece of the file (none = the whole file)
+  size_t max_warnings = 10;        // warnings printed per run; the rest are only counted
   std::function<void(const std::string&)> warn;  // prints one line; null = silent
   // Called by LoadInput once the format is known (detected or given), before any row is read, so a
   // command can pick settings that depend on it (export reads a hashed trace at the trace's own

@@ -52,12 +52,87 @@ uint32_t BlockSizeOf(const Shard& s) {
   return 0;
 }
 
+// Appends piece `b` of a file to `a` (its earlier pieces): records, post-pass input and counts,
+// as the file's read in one piece gives them (read/record_boundaries.h).
+Status JoinPiece(Shard* a, Shard b) {
+  LoadedInput& x = a->input;
+  LoadedInput& y = b.input;
+  const std::string name = OriginOf(b);
+  if (x.files.size() != 1 || y.files.size() != 1 || x.files.front().name != y.files.front().name ||
+      y.piece != x.piece + 1 || x.post_pass_pending != y.post_pass_pending)
+    return Status::InvalidArgument(
+        fmt::format("{}: piece {} of a file does not follow piece {} of the same file", name,
+                    y.piece + 1, x.piece + 1));
+  x.piece = y.piece;
+  x.records.reserve(x.records.size() + y.records.size());
+  for (RequestRecord& r : y.records) x.records.push_back(std::move(r));
+  if (x.post_pass_pending) {
+    for (auto& l : y.post_pass.links) x.post_pass.links.push_back(std::move(l));
+    for (auto& f : y.post_pass.fillers) x.post_pass.fillers.push_back(std::move(f));
+  }
+  if (x.source.empty()) {
+    x.source = y.source;
+    x.source_reason = y.source_reason;
+  }
+  x.bytes += y.bytes;
+  x.filtered_status += y.filtered_status;
+  for (const auto& [layout, k] : y.layouts) x.layouts[layout] += k;
+  x.conformed_ids += y.conformed_ids;
+  x.ignored += y.ignored;
+  if (x.ignored_reason.empty()) x.ignored_reason = y.ignored_reason;
+  if (x.first_skip_reason.empty()) x.first_skip_reason = y.first_skip_reason;
+  InputFileSummary& f = x.files.front();
+  const InputFileSummary& g = y.files.front();
+  if (f.source.empty()) f.source = g.source;
+  f.bytes += g.bytes;
+  f.requests += g.requests;
+  f.filtered_status += g.filtered_status;
+  f.ignored += g.ignored;
+  f.skipped.Merge(g.skipped);
+  return Status::Ok();
+}
+
+// The pieces of each file joined into one shard per file, its time steps then run over the
+// whole file's records; a file read in pieces that gave no request is refused as hash-shard
+// refuses the file.
+Result<std::vector<Shard>> JoinPieces(std::vector<Shard> shards) {
+  bool any = false;
+  for (const Shard& s : shards) any |= s.input.times_pending;
+  if (!any) return shards;
+  std::vector<Shard> out;
+  out.reserve(shards.size());
+  for (Shard& s : shards) {
+    if (s.input.piece > 0) {
+      if (out.empty() || !out.back().input.times_pending)
+        return Status::InvalidArgument(fmt::format(
+            "{}: piece {} of a file without the piece before it", OriginOf(s), s.input.piece + 1));
+      if (Status st = JoinPiece(&out.back(), std::move(s)); !st.ok()) return st;
+    } else {
+      out.push_back(std::move(s));
+    }
+  }
+  for (Shard& s : out) {
+    LoadedInput& in = s.input;
+    if (!in.times_pending) continue;
+    in.piece = 0;
+    FinishFileTimes(&in);
+    if (in.gateway) in.counting = CountingSentence(in.records, in.counting_estimate);
+    if (RealRecordCount(in) == 0)
+      return Status::InvalidArgument(
+          NoRequestsMessage(in.files.front().name, in, in.files.front().skipped));
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<LoadedInput> MergeShards(std::vector<Shard> shards, BlockInterner* interner) {
+  if (shards.empty()) return Status::InvalidArgument("no shard");
+  auto joined = JoinPieces(std::move(shards));
+  if (!joined.ok()) return joined.status();
+  shards = std::move(joined).value();
   std::vector<LoadedInput> parts;
   parts.reserve(shards.size());
-  if (shards.empty()) return Status::InvalidArgument("no shard");
   // What every shard must agree with (copied: the loop moves each shard's input away). Messages
   // name the two shards' files (issue 35, item 16): two shards of one log differ only there.
   const bool first_gateway = shards.front().input.gateway;

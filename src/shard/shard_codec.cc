@@ -300,6 +300,8 @@ std::string EncodeShard(const Shard& shard) {
   w.U64(in.times.implausible);
   w.U64(in.times.first_line);
   w.U8(in.formats_differ);
+  w.U32(in.piece);
+  w.U8(in.times_pending);
   w.U32(static_cast<uint32_t>(in.files.size()));
   for (const InputFileSummary& f : in.files) {
     w.Str(f.name);
@@ -464,6 +466,8 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
   in.times.implausible = r.U64("implausible times");
   in.times.first_line = r.U64("first implausible line");
   in.formats_differ = r.Bool("formats flag");
+  in.piece = r.U32("piece index");
+  in.times_pending = r.Bool("time steps flag");
   const uint64_t files = r.Count(8, "files");
   for (uint64_t i = 0; i < files && r.ok(); ++i) {
     InputFileSummary f;

@@ -24,7 +24,9 @@ inline constexpr std::string_view kShardMagic = "LTLSHRD\n";
 // automatic caching, Anthropic blocks, observed writes, bad-observation code).
 // Version 4: and the --template layout setting (after the salt check), so that shards rendered
 // with different layouts are refused together.
-inline constexpr uint32_t kShardVersion = 4;
+// Version 5: and, after the formats flag, the piece index and whether the per-file time steps are
+// left to the join of a file's pieces (read/record_boundaries.h).
+inline constexpr uint32_t kShardVersion = 5;
 
 std::string EncodeShard(const Shard& shard);
 // `name` is how messages name the shard (its path).
