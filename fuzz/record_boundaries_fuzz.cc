@@ -1,5 +1,5 @@
-// libFuzzer target: the record-boundary scan that cuts a file into pieces (read/record_boundaries.h).
-// Properties beyond "no crash":
+// libFuzzer target: the record-boundary scan that cuts a log into pieces
+// (read/record_boundaries.h). Properties beyond "no crash":
 //  - the pieces tile the input, each later one starts right after a '\n' and carries the line
 //    number the readers give its first byte, and fed 1..256 bytes at a time the scan cuts the
 //    same;

@@ -46,10 +46,10 @@ class BoundaryScanner {
   uint64_t lines_ = 0;   // line ends before offset_
   uint64_t quotes_ = 0;  // '"' bytes before offset_
   bool last_cr_ = false;
-  bool header_done_;      // CSV: the first non-blank record (the header) has ended
+  bool header_done_;          // CSV: the first non-blank record (the header) has ended
   bool first_record_ = true;  // CSV: no record has ended yet
   std::string rec_head_;      // CSV, before header_done_: the record's first bytes (up to 8)
-  uint64_t threshold_;    // from this offset on, bytes are looked at one by one
+  uint64_t threshold_;        // from this offset on, bytes are looked at one by one
   std::vector<FilePiece> pieces_;
 };
 
