@@ -24,7 +24,8 @@ mkdir -p "$w"
 salt="$w16/salt"
 parts=("$w16"/part-*.csv)
 py=/usr/bin/python3
-export PYTHONPATH=$PWD/build/python
+bin=${LTL_BIN:-build/llmtrafficlens}                # or a copy, to measure while building
+export PYTHONPATH=${LTL_PYTHONPATH:-$PWD/build/python}
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC') · $(nproc) cores · load $(cut -d' ' -f1-3 /proc/loadavg)"
 cat "$file" "${parts[@]}" > /dev/null
 : > "$w/times.txt"
@@ -34,12 +35,12 @@ timed() {  # timed NAME CMD...: "NAME wall user sys max_rss_kb" (the process tre
   /usr/bin/time -f "%e %U %S %M" -o "$w/t.txt" "$@" >/dev/null 2>"$w/$name.stderr"
   echo "$name $(cat "$w/t.txt")" >> "$w/times.txt"
 }
-timed cli1 build/llmtrafficlens profile "$file" -o "$w/cli1" --salt-file "$salt" -q
+timed cli1 "$bin" profile "$file" -o "$w/cli1" --salt-file "$salt" -q
 timed one_local1 "$py" -m llmtrafficlens.dask --local 1 -o "$w/one_local1" --salt-file "$salt" "$file"
 timed one_local2 "$py" -m llmtrafficlens.dask --local 2 -o "$w/one_local2" --salt-file "$salt" "$file"
 timed one_local2_file "$py" -m llmtrafficlens.dask --local 2 --piece-size file -o "$w/one_local2_file" \
   --salt-file "$salt" "$file"
-timed cli16 build/llmtrafficlens profile "${parts[@]}" -o "$w/cli16" --salt-file "$salt" -q
+timed cli16 "$bin" profile "${parts[@]}" -o "$w/cli16" --salt-file "$salt" -q
 timed many_local2 "$py" -m llmtrafficlens.dask --local 2 -o "$w/many_local2" --salt-file "$salt" \
   "${parts[@]}"
 timed many_local2_file "$py" -m llmtrafficlens.dask --local 2 --piece-size file -o "$w/many_local2_file" \

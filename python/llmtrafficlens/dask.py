@@ -34,6 +34,7 @@ with --sample-rate, while the curve is sampled; docs/SCALE.md "The exact ceiling
         --salt-file /shared/.ltl-salt 'logs/*.csv.gz'
 """
 import argparse
+import concurrent.futures
 import os
 import resource
 import sys
@@ -323,7 +324,7 @@ def parse_piece_size(text):
 
 def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=None,
             progress=True, task_hook=None, exact_ceiling=False, partitions=None,
-            piece_bytes=DEFAULT_PIECE_BYTES, **options):
+            piece_bytes=DEFAULT_PIECE_BYTES, _plans=None, **options):
     """Profiles `paths` (files and globs, expanded as `profile` expands them) on a Dask cluster and
     returns the Report; output="PREFIX" also writes PREFIX.json and PREFIX.html. client: a
     distributed.Client (default: the current one, else local_cluster(1): one worker process with
@@ -372,8 +373,7 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
             shuffle = _Shuffle(client, int(partitions), f"{tag}-{uuid.uuid4().hex[:8]}")
         futures, task = [], None
         units = []  # the file of each task, in merge order
-        plan_opts = dict(worker_opts, salt_file=salt_file)
-        plan_opts.pop("quiet", None)
+        plans = _plans.result() if _plans is not None else None
 
         def submit(i, f, piece, unit, priority, key):
             return client.submit(_hash_task, unit, f, salt_file, worker_opts, shard_dir,
@@ -381,8 +381,8 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
                                  key=key, pure=False, priority=priority)
 
         for i, f in enumerate(files):
-            pieces = (_core.plan_pieces(f, int(piece_bytes), plan_opts)
-                      if piece_bytes else []) or [None]
+            pieces = plans[i] if plans is not None else _plan(f, piece_bytes, worker_opts,
+                                                              salt_file)
             for piece in pieces:
                 u = len(units)
                 units.append(i)
@@ -418,6 +418,24 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
             cluster = own.cluster
             own.close()
             cluster.close()
+
+
+def _plan(path, piece_bytes, worker_opts, salt_file):
+    """The pieces of one file for the hash tasks ([None] = the file whole)."""
+    if not piece_bytes:
+        return [None]
+    opts = dict(worker_opts, salt_file=salt_file)
+    opts.pop("quiet", None)
+    return _core.plan_pieces(path, int(piece_bytes), opts) or [None]
+
+
+def _plan_files(paths, piece_bytes, options):
+    """Every file's pieces, as profile() would plan them (the command line runs this in a thread
+    while Dask is imported and the --local cluster starts: the scan releases the GIL)."""
+    files = _core.expand_inputs([os.fspath(p) for p in paths])
+    worker_opts, _ = split_options(options)
+    worker_opts.setdefault("threads", 1)
+    return [_plan(f, piece_bytes, worker_opts, ".ltl-salt") for f in files]
 
 
 def local_cluster(n_workers):
@@ -500,6 +518,11 @@ def main(argv=None):
         piece_bytes = parse_piece_size(args.piece_size)
     except ValueError as e:
         parser.error(str(e))
+    # The pieces are planned (a scan of each big file) while Dask is imported and the cluster
+    # starts; an error there is raised again by profile(), which meets it first itself.
+    planner = concurrent.futures.ThreadPoolExecutor(1)
+    plans = planner.submit(_plan_files, files, piece_bytes, options)
+    planner.shutdown(wait=False)
     import distributed
 
     if args.local is not None:
@@ -512,7 +535,7 @@ def main(argv=None):
         report = profile(files, client=client, output=args.output, salt_file=args.salt_file,
                          shard_dir=args.shard_dir, progress=not args.quiet,
                          exact_ceiling=args.exact_ceiling, partitions=args.partitions,
-                         piece_bytes=piece_bytes, **options)
+                         piece_bytes=piece_bytes, _plans=plans, **options)
     except ltl.Error as e:
         print(e, file=sys.stderr)
         return getattr(e, "exit_code", 2)
