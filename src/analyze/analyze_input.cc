@@ -6,6 +6,10 @@
 #include <functional>
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "analyze/below_block_sharing.h"
 #include "analyze/cache_busters.h"
 #include "analyze/cctrace_summary.h"
@@ -16,7 +20,21 @@
 
 namespace ltl {
 
-Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounter& skips,
+namespace {
+
+// Frees every record's segment facts and gives the freed pages back to the system: they were
+// allocated on the read's worker threads, in heaps the analysis's large arrays (mmapped) do not
+// reuse, so without the trim they stayed in the peak RSS (issue 30).
+void ReleasePromptFacts(std::vector<RequestRecord>* records) {
+  for (RequestRecord& r : *records) r.facts = PromptFacts();
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
+}  // namespace
+
+Profile AnalyzeInput(LoadedInput& in, const Trace& trace, const SkipCounter& skips,
                      const AnalyzeOptions& o) {
   Profile p;
   p.input_name = o.input_name;
@@ -55,28 +73,35 @@ Profile AnalyzeInput(const LoadedInput& in, const Trace& trace, const SkipCounte
   const bool provider = (in.gateway || cctrace) && !(in.gateway && sampled) &&
                         !(sampled && o.provider_cache.provider != "none");
   GatewayFindings gateway;
-  std::vector<Divergence> divergences;
   CacheBusters cache_busters;
   ProviderCacheSection provider_cache;
-  std::vector<std::function<void()>> side_jobs, after_curves;
+  std::vector<std::function<void()>> lead_jobs, side_jobs, after_curves;
   if (in.gateway) side_jobs.push_back([&] { gateway = ComputeGatewayFindings(in.records, trace); });
-  if (busters) side_jobs.push_back([&] { divergences = FindDivergences(trace, in.records); });
-  if (busters || provider)
-    after_curves.push_back([&] {
+  // The segment facts' only readers (divergences, busters, below-a-block sharing) run first, and
+  // free the facts when done: at one thread before the curves, at two beside the steady curve.
+  // The figures that need the curve's ceiling are set after it (SetCacheBusterCeiling). The other
+  // jobs running meanwhile read other fields of the records, never the facts.
+  if (in.gateway)
+    lead_jobs.push_back([&] {
       if (busters) {
+        const std::vector<Divergence> divergences = FindDivergences(trace, in.records);
         const size_t first_measured = FirstMeasuredIndex(trace, o.replay);
-        cache_busters = AnalyzeCacheBusters(trace, in.records, divergences, first_measured,
-                                            p.ceiling.hit, p.measured_tokens);
+        cache_busters = AnalyzeCacheBusters(trace, in.records, divergences, first_measured, 0, 0);
         cache_busters.below_block =
             FindSharedBelowBlock(trace, in.records, divergences, first_measured);
       }
+      ReleasePromptFacts(&in.records);
+    });
+  if (busters || provider)
+    after_curves.push_back([&] {
+      if (busters) SetCacheBusterCeiling(&cache_busters, p.ceiling.hit, p.measured_tokens);
       if (provider)
         provider_cache =
             AnalyzeProviderCache(trace, in.records, cache_busters, o.provider_cache, cctrace);
     });
   BuildProfile(in.records, trace, o.replay, o.capacities, &p, o.fleet ? &*o.fleet : nullptr,
                o.kv_cache.threads, o.exact_unbounded ? &o.exact_unbounded : nullptr, side_jobs,
-               after_curves);
+               after_curves, lead_jobs);
   if (o.engine && !o.fleet) BuildEngineRows(trace, o.replay, *o.engine, &p);
   // Several files: AIPerf would read the time-merged trace (what `export FILE...` writes), whose
   // file order is the replay order, not the order the files were given in.

@@ -113,7 +113,8 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
                   const FleetOptions* fleet, unsigned threads, const FirstUseHook* exact_unbounded,
                   const std::vector<std::function<void()>>& side_jobs,
-                  const std::vector<std::function<void()>>& after_curves) {
+                  const std::vector<std::function<void()>>& after_curves,
+                  const std::vector<std::function<void()>>& lead_jobs) {
   p->block_size = trace.block_size;
   p->warmup = options.warmup;
   p->order = options.order;
@@ -138,13 +139,16 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
 
   // The steady-state curve and, with a warm-up, the cold one (no warm-up) are independent one-pass
   // replays of the same trace; the distributions, the AIPerf figure and the caller's side jobs read
-  // the same trace: all side by side when threads allow, the longest (the curves) taken first.
+  // the same trace: all side by side when threads allow, the longest (the curves) taken first
+  // after the caller's lead jobs.
   ReplayOptions cold_opts = options;
   cold_opts.warmup = 0;
   LruCurve steady, cold;
-  std::vector<std::function<void()>> jobs;
+  std::vector<std::function<void()>> jobs = lead_jobs;
   jobs.push_back([&] { steady = LruCurve::Compute(trace, options); });
-  if (options.warmup != 0) jobs.push_back([&] { cold = LruCurve::Compute(trace, cold_opts); });
+  // The cold curve gives only its ceiling: the pass that needs no stack distances.
+  if (options.warmup != 0)
+    jobs.push_back([&] { cold = LruCurve::ComputeCeiling(trace, cold_opts); });
   jobs.insert(jobs.end(), side_jobs.begin(), side_jobs.end());
   if (!sampled) jobs.push_back([&] { p->aiperf_cache_hit_rate = AiperfCacheHitRate(trace); });
   jobs.push_back([&] { p->dist = ComputeDistributions(records, trace); });
@@ -161,6 +165,7 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
     p->cold_ceiling = cold.Unbounded();
     p->cold_measured_tokens = cold.measured_tokens();
     p->sampling.cold_ceiling_error_points = cold.ErrorPoints(LruCurve::kUnboundedCapacity);
+    cold = LruCurve();
   }
   if (sampled) {
     p->sampling.ceiling_error_points = steady.ErrorPoints(LruCurve::kUnboundedCapacity);
@@ -210,6 +215,9 @@ void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
   }
   if (exact_unbounded && *exact_unbounded)
     ApplyExactUnbounded(*exact_unbounded, records, trace, options, cold_opts, p);
+  // The curve's per-distance arrays (16 bytes per distinct block) are not needed past this point
+  // unless the fleet reads the curve: freed before the prefix tree is built (issue 30: peak RSS).
+  if (!fleet) steady = LruCurve();
   // Leaderboards rank whole prefixes: a sampled trace holds only some of each prefix's blocks.
   // They need the cold ceiling; the caller's jobs after the curves run beside them.
   jobs.clear();

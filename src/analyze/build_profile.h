@@ -33,12 +33,15 @@ std::vector<uint64_t> DefaultCapacityTokens();
 // single-threaded tail after reading): `side_jobs` run from the start, beside the two LRU curves,
 // the distributions and the AIPerf figure; `after_curves` once *p holds the curve's final figures
 // (ceiling, measured tokens, saturation, after `exact_unbounded`), beside the prefix
-// leaderboards. Each job writes only its own outputs.
+// leaderboards; `lead_jobs` like side jobs but taken before the curves (at one thread they end
+// before the curves start: jobs that free memory, issue 30's peak RSS). Each job writes only its
+// own outputs.
 void BuildProfile(const std::vector<RequestRecord>& records, const Trace& trace,
                   const ReplayOptions& options, const CapacitySpec& capacities, Profile* p,
                   const FleetOptions* fleet = nullptr, unsigned threads = 1,
                   const FirstUseHook* exact_unbounded = nullptr,
                   const std::vector<std::function<void()>>& side_jobs = {},
-                  const std::vector<std::function<void()>>& after_curves = {});
+                  const std::vector<std::function<void()>>& after_curves = {},
+                  const std::vector<std::function<void()>>& lead_jobs = {});
 
 }  // namespace ltl

@@ -317,8 +317,6 @@ CacheBusters AnalyzeCacheBusters(const Trace& trace, const std::vector<RequestRe
                                  const std::vector<Divergence>& divergences, size_t first_measured,
                                  int64_t ceiling_hit_tokens, int64_t measured_tokens) {
   CacheBusters b;
-  b.measured_tokens = measured_tokens;
-  b.ceiling_hit_tokens = ceiling_hit_tokens;
   struct Acc {
     CauseCost cost;
     std::unordered_set<int32_t> conversations;
@@ -400,9 +398,6 @@ CacheBusters AnalyzeCacheBusters(const Trace& trace, const std::vector<RequestRe
     for (const auto& [label, t] : a.tokens) tok.push_back(t);
     c.token_offset = Median(&off);
     c.prompt_token = Median(&tok);
-    c.ceiling_points = measured_tokens > 0 ? 100.0 * static_cast<double>(c.lost_measured_tokens) /
-                                                 static_cast<double>(measured_tokens)
-                                           : 0;
     if (!IsNatural(c.cause)) b.lost_tokens += c.lost_tokens;
     b.causes.push_back(std::move(c));
   }
@@ -410,13 +405,23 @@ CacheBusters AnalyzeCacheBusters(const Trace& trace, const std::vector<RequestRe
     if (IsNatural(x.cause) != IsNatural(y.cause)) return IsNatural(y.cause);
     return x.lost_tokens > y.lost_tokens;
   });
-  b.whatif_hit_tokens = ceiling_hit_tokens;
   if (!b.causes.empty() && !IsNatural(b.causes[0].cause) && b.causes[0].lost_tokens > 0) {
     b.has_top = true;
     b.top = b.causes[0].cause;
-    b.whatif_hit_tokens += b.causes[0].lost_measured_tokens;
   }
+  SetCacheBusterCeiling(&b, ceiling_hit_tokens, measured_tokens);
   return b;
+}
+
+void SetCacheBusterCeiling(CacheBusters* b, int64_t ceiling_hit_tokens, int64_t measured_tokens) {
+  b->measured_tokens = measured_tokens;
+  b->ceiling_hit_tokens = ceiling_hit_tokens;
+  for (CauseCost& c : b->causes)
+    c.ceiling_points = measured_tokens > 0 ? 100.0 * static_cast<double>(c.lost_measured_tokens) /
+                                                 static_cast<double>(measured_tokens)
+                                           : 0;
+  b->whatif_hit_tokens = ceiling_hit_tokens;
+  if (b->has_top) b->whatif_hit_tokens += b->causes[0].lost_measured_tokens;
 }
 
 std::vector<std::string> CacheBusterSentences(const CacheBusters& b) {

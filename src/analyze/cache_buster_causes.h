@@ -82,6 +82,13 @@ CacheBusters AnalyzeCacheBusters(const Trace& trace, const std::vector<RequestRe
                                  const std::vector<Divergence>& divergences, size_t first_measured,
                                  int64_t ceiling_hit_tokens, int64_t measured_tokens);
 
+// Sets the figures that depend on the profile's steady-state ceiling: measured_tokens,
+// ceiling_hit_tokens, each cause's ceiling_points and whatif_hit_tokens. AnalyzeCacheBusters ends
+// with it; called again with the curve's figures on a CacheBusters analysed before the curve was
+// known (AnalyzeInput: the segment facts are read, then freed, beside the curves), it gives what
+// one call with them gives.
+void SetCacheBusterCeiling(CacheBusters* b, int64_t ceiling_hit_tokens, int64_t measured_tokens);
+
 // One sentence per buster for the findings (aggregates only).
 std::vector<std::string> CacheBusterSentences(const CacheBusters& b);
 

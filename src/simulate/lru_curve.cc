@@ -268,6 +268,67 @@ LruCurve LruCurve::Run(const Trace& trace, const ReplayOptions& options, size_t 
   return c;
 }
 
+LruCurve LruCurve::ComputeCeiling(const Trace& trace, const ReplayOptions& options) {
+  // Run's pass at an unbounded capacity: every hit lands in one histogram cell (total_ and
+  // across_ of size 1), the sample groups' hits in their first distance bin (ErrorPoints at
+  // kUnboundedCapacity sums all bins). Owners are updated as Run updates them.
+  LruCurve c;
+  c.ceiling_only_ = true;
+  c.has_split_ = trace.num_conversations > 0;
+  const size_t first_measured = FirstMeasuredIndex(trace, options);
+  std::vector<uint64_t> seen((static_cast<size_t>(trace.num_blocks) + 63) / 64, 0);
+  std::vector<int32_t> owner(c.has_split_ ? size_t{trace.num_blocks} : 0, kOwnerNone);
+  const bool sampled = trace.sampled();
+  c.rate_ = trace.sample_rate;
+  if (sampled) {
+    c.group_bins_.assign(kSampleGroups * kDistanceBins, 0);
+    c.group_kept_tokens_.assign(kSampleGroups, 0);
+  }
+  const auto was_seen = [&](uint32_t b) { return (seen[b / 64] >> (b % 64)) & 1; };
+  int64_t total = 0, across = 0;
+  const size_t n = trace.requests.size();
+  BlockCursor cursor(trace);
+  for (size_t i = 0; i < n; ++i) {
+    const TraceRequest& r = trace.requests[i];
+    const uint32_t* ids = cursor.Blocks(r);
+    const uint32_t k = r.num_blocks;
+    if (i >= first_measured && !r.replay_only) {
+      c.measured_tokens_ += r.input_tokens;
+      ++c.measured_requests_;
+      if (sampled)
+        for (uint32_t j = 0; j < k; ++j) {
+          const int64_t tok = TraceBlockTokens(trace, r, j, ids[j]);
+          c.kept_tokens_ += tok;
+          c.group_kept_tokens_[trace.group[ids[j]]] += tok;
+        }
+      for (uint32_t j = 0; j < k; ++j) {
+        if (!was_seen(ids[j])) break;
+        const int64_t tok = TraceBlockTokens(trace, r, j, ids[j]);
+        if (tok == 0) break;
+        total += tok;
+        if (sampled) c.group_bins_[trace.group[ids[j]] * kDistanceBins] += tok;
+        if (c.has_split_) {
+          const int32_t o = owner[ids[j]];
+          if (o == kOwnerMany || (o != kOwnerNone && o != r.conversation)) across += tok;
+        }
+      }
+    }
+    for (uint32_t j = 0; j < k; ++j) seen[ids[j] / 64] |= uint64_t{1} << (ids[j] % 64);
+    if (c.has_split_) {
+      for (uint32_t j = 0; j < k; ++j) {
+        int32_t& o = owner[ids[j]];
+        if (o == kOwnerNone)
+          o = r.conversation;
+        else if (o != r.conversation)
+          o = kOwnerMany;
+      }
+    }
+  }
+  c.total_.assign(1, total);
+  if (c.has_split_) c.across_.assign(1, across);
+  return c;
+}
+
 uint64_t LruCurve::SampledCapacity(uint64_t capacity_blocks) const {
   if (rate_ >= 1) return capacity_blocks;
   const double c = std::ceil(static_cast<double>(capacity_blocks) * rate_);

@@ -72,6 +72,13 @@ class LruCurve {
   static LruCurve ComputeWithTiers(const Trace& trace, const ReplayOptions& options,
                                    size_t first_measured, const TierHierarchies& tiers,
                                    TierSplit* split);
+  // Only the unbounded figures of Compute: Unbounded(), measured_tokens(), measured_requests() and
+  // ErrorPoints(kUnboundedCapacity) equal Compute's; At(), Dense() and saturation_blocks() are not
+  // meaningful (ceiling_only()). A cache that never evicts hits a block iff it was touched before,
+  // so no stack distance is needed: one bit and one owner per block instead of Compute's ~26 bytes
+  // and Fenwick tree (issue 30: the cold ceiling's pass beside the steady-state curve).
+  static LruCurve ComputeCeiling(const Trace& trace, const ReplayOptions& options);
+  bool ceiling_only() const { return ceiling_only_; }
 
   // Hit tokens at a capacity in blocks (0 = no cache).
   HitTokens At(uint64_t capacity_blocks) const;
@@ -116,6 +123,7 @@ class LruCurve {
   int64_t measured_tokens_ = 0;
   uint64_t measured_requests_ = 0;
   bool has_split_ = false;
+  bool ceiling_only_ = false;
 };
 
 }  // namespace ltl

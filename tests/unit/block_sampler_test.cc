@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "hash/block_interner.h"
@@ -172,6 +173,41 @@ TEST(BlockSampler, KeptBlocksCountTheTokensOfTheirOwnPosition) {
   EXPECT_EQ(c.measured_tokens(), 16);
   EXPECT_EQ(c.At(1).hit, 4);
   EXPECT_EQ(c.Unbounded().hit, 4);
+}
+
+TEST(BlockSampler, CeilingOnlyPassGivesTheSampledCeilingAndItsError) {
+  // Random conversations of chained ids, sampled at 1/2: the cold ceiling's pass (no stack
+  // distances) gives the full curve's scaled ceiling, across share and error estimate.
+  std::mt19937_64 rng(31);
+  std::uniform_int_distribution<int> len(1, 12), branch(0, 3), conv(0, 5);
+  std::vector<RequestRecord> recs;
+  for (int i = 0; i < 300; ++i) {
+    std::vector<uint64_t> ids;
+    uint64_t h = 0;
+    const int k = len(rng);
+    for (int j = 0; j < k; ++j) ids.push_back(h = h * 1000003 + branch(rng) + 1);
+    recs.push_back(Rec(ids, 4 * k - (i % 3), 4, i));
+    recs.back().conversation = std::to_string(conv(rng));
+  }
+  BlockInterner in;
+  in.SetSampling(0.5, 0);
+  for (const RequestRecord& r : recs) in.Add(r.block_ids);
+  Trace t = BuildTrace(recs, std::move(in));
+  ASSERT_TRUE(t.sampled());
+  ASSERT_GT(t.num_conversations, 0u);
+  for (double warmup : {0.0, 0.5}) {
+    ReplayOptions o = Cold();
+    o.warmup = warmup;
+    const LruCurve full = LruCurve::Compute(t, o);
+    const LruCurve ceiling = LruCurve::ComputeCeiling(t, o);
+    EXPECT_GT(full.Unbounded().hit, 0);
+    EXPECT_EQ(ceiling.Unbounded().hit, full.Unbounded().hit);
+    EXPECT_EQ(ceiling.Unbounded().across, full.Unbounded().across);
+    EXPECT_EQ(ceiling.measured_tokens(), full.measured_tokens());
+    EXPECT_GT(full.ErrorPoints(LruCurve::kUnboundedCapacity), 0);
+    EXPECT_EQ(ceiling.ErrorPoints(LruCurve::kUnboundedCapacity),
+              full.ErrorPoints(LruCurve::kUnboundedCapacity));
+  }
 }
 
 TEST(BlockSampler, UnsampledCurvesHaveNoError) {

@@ -483,6 +483,50 @@ TEST(CacheBusterCauses, SystemReasoningFramingHistoryAndVolatile) {
   EXPECT_EQ(CauseOf(ref, edit(1, 90)).would_share, 5u);
 }
 
+// AnalyzeInput analyses the busters before the curve is known (the segment facts are freed
+// after) and sets the ceiling's figures afterwards: the same CacheBusters as one call with them.
+TEST(CacheBusterCauses, CeilingSetAfterwardsEqualsOneCall) {
+  using K = SegmentKind;
+  using testing::Req;
+  const PromptFacts ref = Chat({Seg(K::kFraming, 1, 0), Seg(K::kSystem, 2, 2, {}, 20),
+                                Seg(K::kMessage, 4, 8, SegmentRole::kUser)});
+  PromptFacts volatile_system = ref, edited = ref;
+  volatile_system.segments[1].digest = 90;  // same masked digest: volatile text
+  edited.segments[2].digest = 91;           // history rewritten
+  std::vector<Req> reqs = {{1, {1, 2, 3, 4, 5, 6}, 24, "a"},
+                           {2, {1, 2, 9, 10, 11, 12, 13}, 28, "a"},
+                           {3, {1, 2, 9, 10, 11, 12, 13, 14}, 32, "a"},
+                           {4, {1, 2, 9, 30, 31, 32, 33, 34}, 32, "a"}};
+  auto records = testing::Records(reqs, 4);
+  records[0].facts = ref;
+  records[1].facts = volatile_system;
+  records[2].facts = volatile_system;
+  records[3].facts = edited;
+  const Trace t = BuildTrace(records);
+  const auto d = FindDivergences(t, records);
+  for (size_t first_measured : {0, 2}) {
+    const CacheBusters once = AnalyzeCacheBusters(t, records, d, first_measured, 70, 104);
+    CacheBusters later = AnalyzeCacheBusters(t, records, d, first_measured, 0, 0);
+    SetCacheBusterCeiling(&later, 70, 104);
+    ASSERT_TRUE(once.has_top);
+    ASSERT_GT(once.causes[0].lost_measured_tokens, 0) << first_measured;
+    EXPECT_EQ(later.measured_tokens, 104);
+    EXPECT_EQ(later.ceiling_hit_tokens, 70);
+    EXPECT_EQ(later.whatif_hit_tokens, once.whatif_hit_tokens);
+    EXPECT_EQ(once.whatif_hit_tokens, 70 + once.causes[0].lost_measured_tokens);
+    EXPECT_EQ(later.has_top, once.has_top);
+    EXPECT_EQ(later.top, once.top);
+    ASSERT_EQ(later.causes.size(), once.causes.size());
+    for (size_t k = 0; k < once.causes.size(); ++k) {
+      EXPECT_EQ(later.causes[k].cause, once.causes[k].cause);
+      EXPECT_EQ(later.causes[k].lost_measured_tokens, once.causes[k].lost_measured_tokens);
+      EXPECT_EQ(later.causes[k].ceiling_points, once.causes[k].ceiling_points);
+      EXPECT_EQ(once.causes[k].ceiling_points,
+                100.0 * static_cast<double>(once.causes[k].lost_measured_tokens) / 104.0);
+    }
+  }
+}
+
 // The findings' sentences: a small cost is still a cost ("0.6%", "<0.1%", never "0%" beside
 // thousands of lost tokens), and the place is named once ("tools added in the tool definitions").
 TEST(CacheBusterSentences, SharesAndPlaces) {

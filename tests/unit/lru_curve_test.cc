@@ -222,6 +222,28 @@ TEST(LruCurve, EqualsPerCapacityReplayAtEveryCapacity) {
   }
 }
 
+// The cold ceiling's pass (no stack distances) gives Compute's unbounded figures.
+TEST(LruCurve, CeilingOnlyEqualsTheFullCurvesUnboundedFigures) {
+  std::mt19937_64 rng(2024);
+  for (int round = 0; round < 40; ++round) {
+    const bool conv = round % 2 == 0;
+    Trace t = RandomTrace(rng, 80, conv);
+    for (EvictOrder order : {EvictOrder::kTailFirst, EvictOrder::kHeadFirst}) {
+      for (double warmup : {0.0, 0.5}) {
+        const ReplayOptions o = Opts(warmup, order);
+        const LruCurve full = LruCurve::Compute(t, o);
+        const LruCurve ceiling = LruCurve::ComputeCeiling(t, o);
+        EXPECT_TRUE(ceiling.ceiling_only());
+        EXPECT_FALSE(full.ceiling_only());
+        ASSERT_EQ(ceiling.Unbounded().hit, full.Unbounded().hit) << "round " << round;
+        ASSERT_EQ(ceiling.Unbounded().across, full.Unbounded().across) << "round " << round;
+        ASSERT_EQ(ceiling.measured_tokens(), full.measured_tokens());
+        ASSERT_EQ(ceiling.measured_requests(), full.measured_requests());
+      }
+    }
+  }
+}
+
 TEST(LruCurve, SlotCompactionKeepsDistancesExact) {
   // Many accesses over few blocks force the Fenwick slots to be compacted repeatedly.
   std::mt19937_64 rng(7);
