@@ -75,9 +75,11 @@ class BlockCutter {
 // memo only saves a SipHash per block of the common prefix (its text is copied either way), so
 // the workers of a run share one budget: on the 1 GB benchmark log 12 MiB per worker cost no CPU
 // next to 48 MiB and took 73 MiB off the peak RSS with two workers (docs/PERFORMANCE.md, issue
-// 30); the workers now share one store (Sibling), which holds the whole budget. The token cutter's
+// 30); the workers now share one store (Sibling), which holds the whole budget: 12 MiB, which cost
+// no CPU next to 24 MiB on that log or a 200 MB agentic one and took 6-10 MiB off the read's peak
+// (the peak of the default mode once the analysis frees its largest arrays). The token cutter's
 // memo saves tokenizing, which is dear: each worker's sibling adds the larger budget to the store.
-inline constexpr size_t kApproxMemoBudgetBytes = size_t{24} << 20;
+inline constexpr size_t kApproxMemoBudgetBytes = size_t{12} << 20;
 inline constexpr size_t kTokenMemoBudgetBytes = size_t{48} << 20;
 
 // Approximate: ceil(code points / 4) tokens; blocks of 4 x block_size code points.
