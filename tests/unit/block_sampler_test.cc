@@ -181,10 +181,12 @@ TEST(BlockSampler, CeilingOnlyPassGivesTheSampledCeilingAndItsError) {
   std::mt19937_64 rng(31);
   std::uniform_int_distribution<int> len(1, 12), branch(0, 3), conv(0, 5);
   std::vector<RequestRecord> recs;
+  recs.reserve(300);
   for (int i = 0; i < 300; ++i) {
     std::vector<uint64_t> ids;
     uint64_t h = 0;
     const int k = len(rng);
+    ids.reserve(k);
     for (int j = 0; j < k; ++j) ids.push_back(h = h * 1000003 + branch(rng) + 1);
     recs.push_back(Rec(ids, 4 * k - (i % 3), 4, i));
     recs.back().conversation = std::to_string(conv(rng));

@@ -71,6 +71,7 @@ TEST(Replay, HitIsComputedBeforeTheRequestTouchesItsBlocks) {
 TEST(Replay, WarmupBoundaryIsFloorOfNTimesWarmup) {
   // Five identical one-block requests: only the first misses.
   std::vector<Req> reqs;
+  reqs.reserve(5);
   for (int i = 0; i < 5; ++i) reqs.push_back({double(i), {1}, -1});
   Trace t = MakeTrace(reqs, 4);
   LruCurve half = LruCurve::Compute(t, Opts(0.5));  // floor(2.5) = 2 -> requests 2,3,4 measured
@@ -184,7 +185,7 @@ Trace RandomTrace(std::mt19937_64& rng, int n, bool conversations) {
   std::uniform_int_distribution<int> len(1, 8), branch(0, 2), conv(0, 3), tokens(-3, 0);
   for (int i = 0; i < n; ++i) {
     Req r;
-    r.t = i / 3;  // some ties
+    r.t = static_cast<double>(i - i % 3) / 3;  // some ties
     uint64_t h = 0;
     int k = len(rng);
     for (int j = 0; j < k; ++j) {
@@ -248,6 +249,7 @@ TEST(LruCurve, SlotCompactionKeepsDistancesExact) {
   // Many accesses over few blocks force the Fenwick slots to be compacted repeatedly.
   std::mt19937_64 rng(7);
   std::vector<Req> reqs;
+  reqs.reserve(2000);
   std::uniform_int_distribution<int> pick(0, 9);
   for (int i = 0; i < 2000; ++i) reqs.push_back({double(i), {uint64_t(pick(rng)), 99}, -1});
   Trace t = MakeTrace(reqs, 4);
