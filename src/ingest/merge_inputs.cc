@@ -98,13 +98,7 @@ Result<LoadedInput> MergeInputs(std::vector<LoadedInput> parts) {
       for (auto& l : p.post_pass.links) out.post_pass.links.push_back(std::move(l));
       for (auto& f : p.post_pass.fillers) out.post_pass.fillers.push_back(std::move(f));
     }
-    out.bytes += p.bytes;
-    out.filtered_status += p.filtered_status;
-    for (const auto& [layout, k] : p.layouts) out.layouts[layout] += k;
-    out.conformed_ids += p.conformed_ids;
-    out.ignored += p.ignored;
-    if (out.ignored_reason.empty()) out.ignored_reason = p.ignored_reason;
-    if (out.first_skip_reason.empty()) out.first_skip_reason = p.first_skip_reason;
+    AddInputCounts(p, &out);
     out.untimed += p.untimed;
     if (out.times.implausible == 0) out.times.first_line = p.times.first_line;
     out.times.implausible += p.times.implausible;
@@ -117,6 +111,16 @@ Result<LoadedInput> MergeInputs(std::vector<LoadedInput> parts) {
   if (out.gateway) out.counting = CountingSentence(out.records, out.counting_estimate);
   FinishGatewayPostPass(&out);
   return out;
+}
+
+void AddInputCounts(const LoadedInput& from, LoadedInput* into) {
+  into->bytes += from.bytes;
+  into->filtered_status += from.filtered_status;
+  for (const auto& [layout, k] : from.layouts) into->layouts[layout] += k;
+  into->conformed_ids += from.conformed_ids;
+  into->ignored += from.ignored;
+  if (into->ignored_reason.empty()) into->ignored_reason = from.ignored_reason;
+  if (into->first_skip_reason.empty()) into->first_skip_reason = from.first_skip_reason;
 }
 
 SkipCounter MergedSkips(const LoadedInput& in) {

@@ -24,4 +24,9 @@ Result<LoadedInput> MergeInputs(std::vector<LoadedInput> parts);
 // Every file's skips in one counter (the run's total).
 SkipCounter MergedSkips(const LoadedInput& in);
 
+// Adds `from`'s input-wide counts (bytes, filtered, layouts, conformed ids, ignored rows and the
+// first reasons) to `into`: what MergeInputs sums over files and the Dask driver over a file's
+// pieces (shard/shard.cc), in one place so a new counter is summed by both.
+void AddInputCounts(const LoadedInput& from, LoadedInput* into);
+
 }  // namespace ltl

@@ -74,13 +74,7 @@ Status JoinPiece(Shard* a, Shard b) {
     x.source = y.source;
     x.source_reason = y.source_reason;
   }
-  x.bytes += y.bytes;
-  x.filtered_status += y.filtered_status;
-  for (const auto& [layout, k] : y.layouts) x.layouts[layout] += k;
-  x.conformed_ids += y.conformed_ids;
-  x.ignored += y.ignored;
-  if (x.ignored_reason.empty()) x.ignored_reason = y.ignored_reason;
-  if (x.first_skip_reason.empty()) x.first_skip_reason = y.first_skip_reason;
+  AddInputCounts(y, &x);
   InputFileSummary& f = x.files.front();
   const InputFileSummary& g = y.files.front();
   if (f.source.empty()) f.source = g.source;
