@@ -214,8 +214,10 @@ py::object ToPython(const nlohmann::ordered_json& j) {
 
 // A Python iterable of shards pulled by the run while the GIL is released (ltl::ShardStream):
 // each item is a shard's bytes (Shard.to_bytes(), decoded without the GIL), a shard file's path or
-// a Shard. An exception the iterator raises (e.g. a Dask task's) ends the run and is raised again
-// by the call.
+// a Shard, or (k, one of those) when the shard comes from names[k] (a file's pieces, or a file read
+// whole instead of them: the Dask driver's), else the k-th item comes from names[k]. The name is
+// what an error decoding the shard names. An exception the iterator raises (e.g. a Dask task's)
+// ends the run and is raised again by the call.
 struct StreamPull {
   py::object iterator;
   std::vector<std::string> names;
@@ -231,8 +233,14 @@ struct StreamPull {
         return ltl::Status::Ok();
       }
       py::object item = py::reinterpret_steal<py::object>(raw);
-      const std::string name = pulled < names.size() ? names[pulled] : "<shard>";
-      ++pulled;
+      size_t from = pulled++;
+      if (py::isinstance<py::tuple>(item) && py::len(item) == 2 &&
+          py::isinstance<py::int_>(item[py::int_(0)])) {
+        const py::tuple pair = item.cast<py::tuple>();
+        from = pair[0].cast<size_t>();
+        item = pair[1];
+      }
+      const std::string name = from < names.size() ? names[from] : "<shard>";
       ltl::Result<ltl::Shard> s = ltl::Status::Ok();
       if (py::isinstance<py::bytes>(item)) {
         const std::string_view view(PyBytes_AS_STRING(item.ptr()),

@@ -198,10 +198,12 @@ def replay(shards, output=None, **options):
 
 def replay_stream(shards, names, output=None, exact_unbounded=None, **options):
     """replay() of shards as an iterable yields them, in the order given: each item is a shard's
-    bytes (Shard.to_bytes()), a shard file's path or a Shard, and is decoded and its block ids
-    interned (without the GIL) before the next is asked for, so a driver merges while its workers
-    still hash (llmtrafficlens.dask). `names` are the files the shards come from, in order: they
-    name the run, as a shard's own file does in replay(). The report is replay's on the same
+    bytes (Shard.to_bytes()), a shard file's path or a Shard, or (k, one of those) for a shard of
+    names[k] (one file's pieces: shards of a file come together, in order), and is decoded and its
+    block ids interned (without the GIL) before the next is asked for, so a driver merges while its
+    workers still hash (llmtrafficlens.dask). `names` are the files the shards come from, in order:
+    they name the run, as a shard's own file does in replay(), and the shard an error is about
+    (the k-th item's file is names[k] unless the item says which). The report is replay's on the same
     shards; an exception the iterable raises is raised here. exact_unbounded(keys), when given,
     is called once the trace is built with its first-use keys (bytes) and returns the exact
     (steady_hit, steady_across, cold_hit, cold_across), which replace the replay's ceiling and

@@ -9,7 +9,8 @@ come back. The driver
 merges each shard as soon as it and every earlier file's (or piece's) shard have arrived, the
 pieces of a file joined into that file (its rows, line numbers, skips and per-file time steps as
 the file read whole gives them; a piece whose end proves not to be a record boundary, after a
-malformed CSV quote, has the driver read that file whole instead)
+malformed CSV quote, has the driver read the rest of that file from that piece's start as one
+task, the earlier pieces, which ended cleanly, being right)
 (llmtrafficlens.replay_stream: decoded and its block ids interned in C++ without the GIL while
 later tasks still run; a later file's shard that arrives first waits as bytes), then replays, and
 gets the report `profile FILES...` gives in one process. The salt travels as a path: the driver
@@ -77,7 +78,7 @@ def _hash_task(index, path, salt_file, options, shard_dir, task_hook, partitions
     and the driver decodes them in C++ without the GIL. piece: one of _core.plan_pieces(path)
     (begin, end, first line, piece index, last); the shard is then None when the piece's end
     proved not to be a record boundary (a malformed CSV quote before it), and the driver reads
-    the file whole instead. With partitions > 0 (the exact ceiling), (that, the block accesses cut
+    the rest of the file from the piece's start as one piece instead (_Arrivals). With partitions > 0 (the exact ceiling), (that, the block accesses cut
     into `partitions` bytes by block id): the map of the shuffle, which stays on the worker (_head
     and _part take the pieces apart there)."""
     if task_hook is not None:
@@ -203,13 +204,30 @@ def _mib(nbytes):
 
 
 class _Progress:
+    """Shards done of the tasks the run needs, and bytes hashed of the inputs' bytes: a task
+    counts once its shard is in; pieces replaced by a task reading the rest of their file (after
+    an unsure piece, _Arrivals) are taken back, so done never passes total."""
+
     def __init__(self, total, total_bytes, enabled):
         self.total, self.total_bytes, self.enabled = total, total_bytes, enabled
         self.done = self.bytes = 0
+        self._counted = {}  # task -> bytes counted for it
 
-    def step(self, nbytes):
+    def step(self, nbytes, task=None):
         self.done += 1
         self.bytes += nbytes
+        if task is not None:
+            self._counted[task] = nbytes
+        self._show()
+
+    def drop(self, task):
+        """A task replaced: no longer needed, its shard (if it came) no longer counted."""
+        self.total -= 1
+        if task in self._counted:
+            self.done -= 1
+            self.bytes -= self._counted.pop(task)
+
+    def _show(self):
         if self.enabled:
             print(f"llmtrafficlens.dask: shards {self.done}/{self.total}, "
                   f"{self.bytes / 1e6:.1f} of {self.total_bytes / 1e6:.1f} MB hashed",
@@ -240,48 +258,66 @@ class _Progress:
 
 
 class _Arrivals:
-    """The tasks' shards in the order of the files and their pieces, each yielded as soon as it
-    and every earlier one have arrived (a later one waits as bytes in `held`); the time the
-    consumer (the C++ merge) spends between two pulls is merge time; the map ends when the last
-    one is merged. A piece that comes back without a shard (its end is not a record boundary)
-    makes `whole(file)` submit the file as one task, whose shard takes the place of all the
-    file's pieces."""
+    """The tasks' shards in the order of the files and their pieces, each yielded, as (its
+    file's index, its bytes or path), as soon as it and every earlier one have arrived (a later
+    one waits as bytes in `held`); the time the consumer (the C++ merge) spends between two pulls
+    is merge time; the map ends when the last one is merged.
 
-    def __init__(self, futures, bar, distributed, unit_files=None, whole=None):
+    A piece that comes back without a shard (its end is not a record boundary: a malformed CSV
+    quote before it moved the cut) makes `rest(unit)` submit one task reading its file from that
+    piece's start to the end, whose shard takes the place of that piece and every later one of
+    the file. The earlier pieces stand: each began where the one before it ended cleanly, so by
+    induction from the file's start each ended where the whole file's read has a record boundary
+    in the same state (docs/SCALE.md), and they may already be merged. An unsure piece never is
+    (nothing after it is yielded before its replacement), and if an earlier piece of the same file
+    proves unsure later, its own rest task replaces the first one."""
+
+    def __init__(self, futures, bar, distributed, unit_files=None, rest=None):
         self.futures, self.bar, self.distributed = futures, bar, distributed
         self.unit_files = unit_files or list(range(len(futures)))
-        self.whole = whole
+        self.rest = rest
         self.merge_seconds = 0.0
         self.map_end = None
         self.rss_before_replay = None
-        self.read_whole = []  # files read whole after a piece proved unsure
+        self.read_rest = []  # (file, task) where the file was read to its end from that task on
 
     def __iter__(self):
-        first_unit = {}
+        units_of = {}
         for u, f in enumerate(self.unit_files):
-            first_unit.setdefault(f, u)
-        held, skip, fallen, next_index = {}, set(), set(), 0
+            units_of.setdefault(f, []).append(u)
+        held, skip, cut, next_index = {}, set(), {}, 0  # cut: file -> its first unsure task
         arrivals = self.distributed.as_completed(self.futures, with_results=True)
         for future, (index, payload, nbytes) in arrivals:
             future.release()  # the result is here: the worker may drop it
-            if index < 0:  # a file read whole after one of its pieces proved unsure
-                held[first_unit[-1 - index]] = payload
-                self.bar.step(0)
-            elif self.unit_files[index] in fallen:
-                continue  # a piece of a file read whole instead
+            if index < 0:  # the rest of a file, read from an unsure piece's start
+                u = -1 - index
+                if cut.get(self.unit_files[u]) != u:
+                    continue  # an earlier piece of the file proved unsure since: its rest counts
+                self.bar.step(nbytes, ("rest", u))
+                held[u] = payload
+            elif index >= cut.get(self.unit_files[index], len(self.unit_files)):
+                continue  # replaced by the rest of its file
             elif payload is None:
                 f = self.unit_files[index]
-                fallen.add(f)
-                self.read_whole.append(f)
-                for u, g in enumerate(self.unit_files):
-                    if g == f:
+                before = cut.get(f)
+                cut[f] = index
+                self.read_rest.append((f, index))
+                if before is not None:
+                    self.bar.drop(("rest", before))
+                for u in units_of[f]:
+                    if u >= index and (before is None or u < before):
                         held.pop(u, None)
-                        if u != first_unit[f]:
+                        self.bar.drop(u)
+                        if u != index:
                             skip.add(u)
-                arrivals.add(self.whole(f))
+                if before is not None:
+                    skip.add(before)
+                    held.pop(before, None)
+                self.bar.total += 1  # the rest task
+                arrivals.add(self.rest(index))
                 continue
             else:
-                self.bar.step(nbytes)
+                self.bar.step(nbytes, index)
                 held[index] = payload
             while next_index in held or next_index in skip:
                 if next_index in skip:
@@ -290,7 +326,7 @@ class _Arrivals:
                 payload = held.pop(next_index)
                 next_index += 1
                 handed = time.monotonic()
-                yield payload
+                yield self.unit_files[next_index - 1], payload  # named by its file
                 del payload
                 self.merge_seconds += time.monotonic() - handed
         self.futures.clear()
@@ -373,6 +409,7 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
             shuffle = _Shuffle(client, int(partitions), f"{tag}-{uuid.uuid4().hex[:8]}")
         futures, task = [], None
         units = []  # the file of each task, in merge order
+        unit_pieces = []  # and its piece (None = the file whole)
         plans = _plans.result() if _plans is not None else None
 
         def submit(i, f, piece, unit, priority, key):
@@ -386,6 +423,7 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
             for piece in pieces:
                 u = len(units)
                 units.append(i)
+                unit_pieces.append(piece)
                 task = submit(i, f, piece, u, -u,
                               f"llmtrafficlens-hash-shard-{i}" +
                               ("" if piece is None else f".{piece[3]}") + f"-{tag}")
@@ -400,12 +438,16 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
                 futures.append(task)
         bar.total = len(units)
 
-        def whole(i):  # a file whose piece proved unsure, as one task (never with the shuffle)
-            return submit(i, files[i], None, -1 - i, 1,
-                          f"llmtrafficlens-hash-shard-{i}-whole-{tag}")
+        def rest(u):
+            """Task u's piece proved unsure (never with the shuffle): its file from that piece's
+            start to the end, as the file's last piece."""
+            i, (begin, _, first_line, index, _) = units[u], unit_pieces[u]
+            end = max(p[1] for p, g in zip(unit_pieces, units) if g == i)
+            return submit(i, files[i], (begin, end, first_line, index, True), -1 - u, 1,
+                          f"llmtrafficlens-hash-shard-{i}.{index}-rest-{tag}")
 
         del task
-        arrivals = _Arrivals(futures, bar, distributed, units, whole)
+        arrivals = _Arrivals(futures, bar, distributed, units, rest)
         del futures
         report = ltl.replay_stream(arrivals, files, output=output, exact_unbounded=shuffle,
                                    **driver_opts)

@@ -30,7 +30,8 @@ struct HashShardResult {
   uint64_t skipped = 0;          // rows skipped
   std::string too_many_skipped;  // the --max-skip-share message ("" = within; written anyway)
   // read.piece: the piece's end was not a record boundary of the whole file (a malformed quote
-  // before it, read/record_boundaries.h): the caller reads the file whole instead.
+  // before it, read/record_boundaries.h): the caller reads the rest of the file from the piece's
+  // start instead.
   bool piece_unsure = false;
 };
 

@@ -7,7 +7,8 @@
 // quotes and line ends (a vectorisable loop, no per-field work); near each cut point a byte loop
 // finds the next newline outside quotes. Parity is right for every well-formed file; a malformed
 // quote (one inside an unquoted field) can misplace later cuts, which the piece's read detects
-// (CsvReader::ended_at_record_boundary): the driver then reads that file whole.
+// (CsvReader::ended_at_record_boundary): the driver then reads the rest of that file, from that
+// piece's start, as one piece (its earlier pieces ended cleanly, so they stand).
 #pragma once
 
 #include <cstdint>

@@ -156,6 +156,13 @@ class PythonApi(unittest.TestCase):
         with self.assertRaises(ltl.Error) as e:
             self.quiet(ltl.replay_stream, [shard.to_bytes()[:-9]], self.files[:1])
         self.assertIn(self.m.a, str(e.exception))  # a corrupt shard is named by its file
+        # (k, item): a shard of names[k] (the Dask driver's pieces), named by that file whatever
+        # its place in the stream.
+        with self.assertRaises(ltl.Error) as e:
+            self.quiet(ltl.replay_stream, [(0, shard.to_bytes()), (1, shard.to_bytes()[:-9])],
+                       self.files[:2])
+        self.assertIn(self.files[1], str(e.exception))
+        self.assertNotIn(self.files[0], str(e.exception))
 
     def test_shard_buffers_without_copy(self):
         # Reference: the CLI's mooncake export of the same file lists each request's length.

@@ -205,7 +205,8 @@ class ArrivalsInFileOrder(unittest.TestCase):
 
         bar = ltl_dask._Progress(5, 50, enabled=False)
         arrivals = ltl_dask._Arrivals(list(futures), bar, Distributed)
-        for payload in arrivals:
+        for file, payload in arrivals:
+            self.assertEqual(file, int(payload.split()[1]))  # one task per file: named by it
             handed.append(("merged", int(payload.split()[1])))
         self.assertEqual(handed, [("arrived", 2), ("arrived", 0), ("merged", 0), ("arrived", 3),
                                   ("arrived", 1), ("merged", 1), ("merged", 2), ("merged", 3),
@@ -213,6 +214,52 @@ class ArrivalsInFileOrder(unittest.TestCase):
         self.assertTrue(all(f.released for f in futures))
         self.assertEqual((bar.done, bar.bytes), (5, 50))
         self.assertIsNotNone(arrivals.map_end)
+
+    def test_unsure_pieces_are_replaced_by_the_rest_of_their_file(self):
+        # File 0 in five pieces (tasks 0-4), file 1 whole (task 5). Piece 3 comes back unsure
+        # first: the rest of file 0 from piece 3 is asked for; then piece 2 proves unsure too,
+        # before that rest arrives: the rest from piece 2 replaces it. Pieces 0 and 1 stand (and
+        # are merged at once); piece 4 and the rest from 3 are dropped when they come; the
+        # progress ends at the four tasks the run needed, with each byte once.
+        done = {}
+
+        class Future:
+            def __init__(self, result):
+                self.result = result
+
+            def release(self):
+                pass
+
+        class AsCompleted:
+            def __init__(self, futures):
+                self.queue = list(futures)
+
+            def add(self, future):
+                self.queue.append(future)
+
+            def __iter__(self):
+                while self.queue:
+                    f = self.queue.pop(0)
+                    yield f, f.result
+
+        class Distributed:
+            @staticmethod
+            def as_completed(fs, with_results):
+                return AsCompleted(fs)
+
+        def rest(u):
+            done.setdefault("rest", []).append(u)
+            return Future((-1 - u, f"rest {u}".encode(), 10 * (5 - u)))
+
+        ok = {u: Future((u, f"piece {u}".encode(), 10)) for u in (0, 1, 4, 5)}
+        order = [ok[0], Future((3, None, 10)), ok[1], ok[4], Future((2, None, 10)), ok[5]]
+        bar = ltl_dask._Progress(6, 60, enabled=False)
+        arrivals = ltl_dask._Arrivals(order, bar, Distributed, [0, 0, 0, 0, 0, 1], rest)
+        got = list(arrivals)
+        self.assertEqual(got, [(0, b"piece 0"), (0, b"piece 1"), (0, b"rest 2"), (1, b"piece 5")])
+        self.assertEqual(done["rest"], [3, 2])
+        self.assertEqual(arrivals.read_rest, [(0, 3), (0, 2)])
+        self.assertEqual((bar.done, bar.total, bar.bytes), (4, 4, 60))
 
     def test_local_cluster_shares_the_cores_as_worker_threads(self):
         cores = os.cpu_count() or 1

@@ -12,6 +12,7 @@ CLI's); a JSON-lines log of the same rows; a CSV with a stray quote in an unquot
 parity then misplaces the later cut points: the pieces say so and the driver reads that file
 whole); with exact_ceiling (the pieces are the shuffle's map tasks); and `--piece-size 4KiB` on
 the command line. A scheduler plugin counts the hash tasks the scheduler receives per file."""
+import contextlib
 import csv
 import io
 import json
@@ -118,6 +119,7 @@ class DaskPieces(unittest.TestCase):
         for name, text in [("log.csv", log_csv),
                            ("log.jsonl", jsonl_text(rs)),
                            ("stray.csv", csv_text(rs, stray_quote_at=3)[0]),
+                           ("late-stray.csv", csv_text(rs, stray_quote_at=100)[0]),
                            ("skips.csv", csv_text(rs[:40], bad_at=35)[0])]:
             path = os.path.join(cls.dir, name)
             with open(path, "w", encoding="utf-8", newline="") as f:
@@ -198,13 +200,40 @@ class DaskPieces(unittest.TestCase):
         self.assertEqual(report.json_text, want)
         self.assertGreater(tasks[0], 10)
 
-    def test_a_misplaced_cut_reads_the_file_whole(self):
+    def test_a_misplaced_cut_reads_the_rest_of_the_file(self):
         p, want = self.cli("stray.csv")
         self.assertEqual(p.returncode, 0, p.stderr)
         report, tasks = self.dask("stray.csv")
         self.assertEqual(report.json_text, want)
-        self.assertTrue(any(k.endswith("-whole") or "-whole-" in k for k in
-                            self.client.run_on_scheduler(hash_keys)), "read whole after a piece")
+        self.assertTrue(any("-rest-" in k for k in self.client.run_on_scheduler(hash_keys)),
+                        "read to the end after an unsure piece")
+
+    def test_a_late_misplaced_cut_keeps_the_pieces_before_it(self):
+        # The stray quote is in row 100 of 120: the pieces before it end cleanly and may already
+        # be merged when the unsure one comes back; the rest of the file from that piece's start
+        # replaces it and the later ones. The report is the CLI's (it was missing the rest of the
+        # file when the fallback read the whole file in place of pieces already merged), and the
+        # progress line ends at every needed task done, none counted twice.
+        name = "late-stray.csv"
+        p, want = self.cli(name)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        before = len(self.client.run_on_scheduler(hash_keys))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            report = ltl_dask.profile([self.files[name]], client=self.client,
+                                      salt_file=self.salt, progress=True, piece_bytes=PIECE)
+        self.assertEqual(report.json_text, want)
+        keys = self.client.run_on_scheduler(hash_keys)[before:]
+        # (A later unsure piece can come back first: its rest task is then replaced too.)
+        rest = [int(m[1]) for k in keys if (m := re.search(r"hash-shard-0\.(\d+)-rest-", k))]
+        self.assertTrue(rest, keys)
+        first_unsure = min(rest)
+        self.assertGreater(first_unsure, 10)  # a late piece: most of the file stays in pieces
+        shards = re.findall(r"shards (\d+)/(\d+), ([\d.]+) of ([\d.]+) MB", err.getvalue())
+        done, total, got, size = shards[-1]
+        self.assertEqual((int(done), int(total)), (first_unsure + 1, first_unsure + 1))
+        self.assertEqual(got, size)
+        self.assertTrue(all(int(d) <= int(t) for d, t, _, _ in shards))
 
     def test_exact_ceiling_with_pieces(self):
         _, want = self.cli("log.csv")
