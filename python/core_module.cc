@@ -329,6 +329,23 @@ py::dict Profile(const std::vector<std::string>& paths,
   return out;
 }
 
+// The shard's codec bytes, encoded straight into the bytes object returned (one buffer, written
+// once: ltl::EncodeShardTo) without the GIL, so a Dask worker's other threads run meanwhile.
+py::bytes ShardBytes(const PyShard& s) {
+  py::object out;
+  {
+    py::gil_scoped_release release;
+    ltl::EncodeShardTo(s.shard, [&out](size_t n) {
+      py::gil_scoped_acquire gil;
+      PyObject* b = PyBytes_FromStringAndSize(nullptr, static_cast<py::ssize_t>(n));
+      if (!b) throw py::error_already_set();
+      out = py::reinterpret_steal<py::object>(b);
+      return PyBytes_AS_STRING(b);
+    });
+  }
+  return py::reinterpret_borrow<py::bytes>(out);
+}
+
 // hash_shard(path, options) -> (Shard, warnings, --max-skip-share message).
 py::tuple HashShardOf(const std::string& path, const py::dict& options) {
   ltl::cli::CommandSpec parsed = ParseSpec("hash-shard", {path}, options);
@@ -575,15 +592,7 @@ PYBIND11_MODULE(_core, m) {
             if (!st.ok()) throw CoreError("llmtrafficlens: " + st.message());
           },
           py::arg("path"))
-      .def("to_bytes",
-           [](const PyShard& s) {
-             std::string bytes;
-             {
-               py::gil_scoped_release release;  // a Dask worker's other threads run meanwhile
-               bytes = ltl::EncodeShard(s.shard);
-             }
-             return py::bytes(bytes);
-           })
+      .def("to_bytes", &ShardBytes)
       .def("__len__", [](const PyShard& s) { return s.shard.input.records.size(); })
       .def_property_readonly("files",
                              [](const PyShard& s) {
@@ -612,7 +621,7 @@ PYBIND11_MODULE(_core, m) {
             return c;
           },
           py::arg("index"))
-      .def(py::pickle([](const PyShard& s) { return py::bytes(ltl::EncodeShard(s.shard)); },
+      .def(py::pickle([](const PyShard& s) { return ShardBytes(s); },
                       [](const py::bytes& b) {
                         std::string_view view = b;
                         return FromResult(ltl::DecodeShard(view, "<pickled shard>"));

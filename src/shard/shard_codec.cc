@@ -6,9 +6,11 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <unordered_map>
@@ -33,17 +35,25 @@ uint32_t Crc32(std::string_view s) {
   return static_cast<uint32_t>(c);
 }
 
+// Writes the format into a buffer of the size a first, counting pass of the same calls found
+// (out == nullptr: counts only), so an encoding allocates its output once and writes each byte
+// once (EncodeShardTo).
 class Writer {
  public:
-  explicit Writer(std::string* out) : out_(out) {}
-  void U8(uint8_t v) { out_->push_back(static_cast<char>(v)); }
+  explicit Writer(char* out = nullptr) : out_(out) {}
+  size_t size() const { return n_; }
+  void Bytes(const void* p, size_t n) {
+    if (out_ != nullptr && n > 0) std::memcpy(out_ + n_, p, n);
+    n_ += n;
+  }
+  void U8(uint8_t v) { Bytes(&v, 1); }
   void U32(uint32_t v) { Little(v); }
   void U64(uint64_t v) { Little(v); }
   // n little-endian u64s at once (block ids: most of a shard's bytes).
   void U64s(const uint64_t* v, size_t n) {
     if (n == 0) return;
     if constexpr (std::endian::native == std::endian::little) {
-      out_->append(reinterpret_cast<const char*>(v), n * sizeof(uint64_t));
+      Bytes(v, n * sizeof(uint64_t));
     } else {
       for (size_t i = 0; i < n; ++i) U64(v[i]);
     }
@@ -57,11 +67,11 @@ class Writer {
   }
   void Str(std::string_view s) {
     U32(static_cast<uint32_t>(s.size()));
-    out_->append(s);
+    Bytes(s.data(), s.size());
   }
 
  private:
-  // An unsigned value's bytes, least significant first, in one append.
+  // An unsigned value's bytes, least significant first, in one copy.
   template <typename T>
   void Little(T v) {
     char b[sizeof(T)];
@@ -70,9 +80,10 @@ class Writer {
     } else {
       for (size_t i = 0; i < sizeof(T); ++i) b[i] = static_cast<char>(v >> (8 * i));
     }
-    out_->append(b, sizeof(T));
+    Bytes(b, sizeof(T));
   }
-  std::string* out_;
+  char* out_;
+  size_t n_ = 0;
 };
 
 class Reader {
@@ -265,12 +276,9 @@ enum : uint8_t {
   kReplayOnly = 16,
 };
 
-}  // namespace
-
-std::string EncodeShard(const Shard& shard) {
+// The payload's fields before the string table (the shard's settings, counts and files).
+void WriteHead(Writer& w, const Shard& shard) {
   const LoadedInput& in = shard.input;
-  std::string body;
-  Writer w(&body);
   w.Str(shard.tokenizer);
   w.U64(shard.salt_check);
   w.Str(shard.template_name);
@@ -317,89 +325,117 @@ std::string EncodeShard(const Shard& shard) {
     w.U64(f.implausible);
     WriteSkips(w, f.skipped);
   }
-  // Records (and the post-pass input) into their own buffer while the string table fills.
-  StringTable table;
-  std::string recs;
-  Writer rw(&recs);
+}
+
+// The records and the post-pass input, their repeated strings as indices into `table` (filled
+// by the first pass; the second finds the same indices).
+void WriteRecords(Writer& w, const LoadedInput& in, StringTable& table) {
   for (const RequestRecord& r : in.records) {
-    rw.U64(r.line);
-    rw.F64(r.time_s);
-    rw.I64(r.input_tokens);
-    rw.I64(r.output_tokens);
-    rw.U32(r.block_size);
-    rw.U32(table.Index(r.conversation));
-    rw.U32(table.Index(r.session_field));
-    rw.U32(table.Index(r.model));
-    rw.U32(table.Index(r.type));
-    rw.U8(static_cast<uint8_t>(static_cast<int8_t>(r.stream)));
-    rw.U32(static_cast<uint32_t>(r.status_code));
-    rw.U32(static_cast<uint32_t>(r.turn));
-    rw.I64(r.provider_cached_tokens);
-    rw.U64(r.tools_digest);
-    rw.U8((r.has_time ? kHasTime : 0) | (r.exact_counts ? kExact : 0) |
-          (r.truncated_body ? kTruncated : 0) | (r.subagent ? kSubagent : 0) |
-          (r.replay_only ? kReplayOnly : 0));
-    rw.U32(static_cast<uint32_t>(r.block_ids.size()));
-    rw.U64s(r.block_ids.data(), r.block_ids.size());
+    w.U64(r.line);
+    w.F64(r.time_s);
+    w.I64(r.input_tokens);
+    w.I64(r.output_tokens);
+    w.U32(r.block_size);
+    w.U32(table.Index(r.conversation));
+    w.U32(table.Index(r.session_field));
+    w.U32(table.Index(r.model));
+    w.U32(table.Index(r.type));
+    w.U8(static_cast<uint8_t>(static_cast<int8_t>(r.stream)));
+    w.U32(static_cast<uint32_t>(r.status_code));
+    w.U32(static_cast<uint32_t>(r.turn));
+    w.I64(r.provider_cached_tokens);
+    w.U64(r.tools_digest);
+    w.U8((r.has_time ? kHasTime : 0) | (r.exact_counts ? kExact : 0) |
+         (r.truncated_body ? kTruncated : 0) | (r.subagent ? kSubagent : 0) |
+         (r.replay_only ? kReplayOnly : 0));
+    w.U32(static_cast<uint32_t>(r.block_ids.size()));
+    w.U64s(r.block_ids.data(), r.block_ids.size());
     // Cache-busters facts (version 2): segments 16 bytes each, tools 8 bytes each.
-    rw.U32(static_cast<uint32_t>(r.facts.cache_control));
-    rw.U32(static_cast<uint32_t>(r.facts.segments.size()));
+    w.U32(static_cast<uint32_t>(r.facts.cache_control));
+    w.U32(static_cast<uint32_t>(r.facts.segments.size()));
     for (const SegmentFact& f : r.facts.segments) {
-      rw.U32(f.digest);
-      rw.U32(f.masked_digest);
-      rw.U32(f.token_start);
-      rw.U32(static_cast<uint32_t>(f.item) | static_cast<uint32_t>(f.kind) << 16 |
-             static_cast<uint32_t>(f.role) << 24);
+      w.U32(f.digest);
+      w.U32(f.masked_digest);
+      w.U32(f.token_start);
+      w.U32(static_cast<uint32_t>(f.item) | static_cast<uint32_t>(f.kind) << 16 |
+            static_cast<uint32_t>(f.role) << 24);
     }
-    rw.U32(static_cast<uint32_t>(r.facts.tools.size()));
+    w.U32(static_cast<uint32_t>(r.facts.tools.size()));
     for (const ToolFact& t : r.facts.tools) {
-      rw.U32(t.name_digest);
-      rw.U32(t.definition_digest);
+      w.U32(t.name_digest);
+      w.U32(t.definition_digest);
     }
     // Provider-cache facts (version 3): request facts, blocks 13 bytes each, observations.
     const ProviderFacts& pf = r.provider;
-    rw.U32(r.file);
-    rw.U64(pf.cache_key);
-    rw.U8(static_cast<uint8_t>((pf.retention_24h ? 1 : 0) | pf.automatic << 1));
-    rw.I64(pf.observed_write);
-    rw.I64(pf.observed_write_1h);
-    rw.U8(static_cast<uint8_t>(pf.bad_observation));
-    rw.U32(pf.shared_prefix_tokens);
-    rw.U32(static_cast<uint32_t>(pf.blocks.size()));
+    w.U32(r.file);
+    w.U64(pf.cache_key);
+    w.U8(static_cast<uint8_t>((pf.retention_24h ? 1 : 0) | pf.automatic << 1));
+    w.I64(pf.observed_write);
+    w.I64(pf.observed_write_1h);
+    w.U8(static_cast<uint8_t>(pf.bad_observation));
+    w.U32(pf.shared_prefix_tokens);
+    w.U32(static_cast<uint32_t>(pf.blocks.size()));
     for (const ProviderBlock& b : pf.blocks) {
-      rw.U64(b.prefix);
-      rw.U32(b.tokens);
-      rw.U8(b.breakpoint);
+      w.U64(b.prefix);
+      w.U32(b.tokens);
+      w.U8(b.breakpoint);
     }
   }
-  rw.U8(in.post_pass_pending);
+  w.U8(in.post_pass_pending);
   if (in.post_pass_pending) {
     for (const ConversationLinks& l : in.post_pass.links) {
-      rw.U8(l.known);
-      rw.U64(l.own);
-      rw.U8(static_cast<uint8_t>(l.parents.size()));
-      for (uint64_t p : l.parents) rw.U64(p);
+      w.U8(l.known);
+      w.U64(l.own);
+      w.U8(static_cast<uint8_t>(l.parents.size()));
+      for (uint64_t p : l.parents) w.U64(p);
     }
     for (const Filler& f : in.post_pass.fillers) {
-      rw.U32(table.Index(f.key));
-      rw.U32(table.Index(f.field));
+      w.U32(table.Index(f.key));
+      w.U32(table.Index(f.field));
     }
   }
-  w.U32(static_cast<uint32_t>(table.strings().size()));
-  for (const auto& s : table.strings()) w.Str(s);
-  w.U64(in.records.size());
-  body += recs;
-  w.U32(kEndMark);
+}
 
-  std::string out;
-  out.reserve(kHeaderBytes + body.size());
-  out.append(kShardMagic);
-  Writer h(&out);
+// The payload around the records: the head, the string table and the record count before them,
+// the end mark after (records false: counts the rest, the records' size being known).
+void WritePayload(Writer& w, const Shard& shard, StringTable& table, bool records) {
+  WriteHead(w, shard);
+  w.U32(static_cast<uint32_t>(table.strings().size()));
+  for (const auto& str : table.strings()) w.Str(str);
+  w.U64(shard.input.records.size());
+  if (records) WriteRecords(w, shard.input, table);
+  w.U32(kEndMark);
+}
+
+}  // namespace
+
+size_t EncodeShardTo(const Shard& shard, const std::function<char*(size_t)>& allocate) {
+  // First pass, counting: the records fill the string table, which precedes them.
+  StringTable table;
+  Writer records;
+  WriteRecords(records, shard.input, table);
+  Writer rest;
+  WritePayload(rest, shard, table, /*records=*/false);
+  const size_t payload = records.size() + rest.size();
+  char* out = allocate(kHeaderBytes + payload);
+  Writer w(out + kHeaderBytes);
+  WritePayload(w, shard, table, /*records=*/true);
+  if (w.size() != payload) std::abort();  // the two passes run the same calls: never
+  Writer h(out);
+  h.Bytes(kShardMagic.data(), kShardMagic.size());
   h.U32(kShardVersion);
   h.U32(0);
-  h.U64(body.size());
-  h.U32(Crc32(body));
-  out += body;
+  h.U64(payload);
+  h.U32(Crc32(std::string_view(out + kHeaderBytes, payload)));
+  return kHeaderBytes + payload;
+}
+
+std::string EncodeShard(const Shard& shard) {
+  std::string out;
+  EncodeShardTo(shard, [&out](size_t n) {
+    out.resize(n);
+    return out.data();
+  });
   return out;
 }
 
@@ -631,7 +667,16 @@ Status WriteShardFile(const std::string& path, const Shard& shard) {
 Result<Shard> ReadShardFile(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return Status::IoError(fmt::format("{}: cannot open the shard", path));
-  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  // Read whole at the size the file has (one buffer, one pass), then whatever follows if it grew.
+  std::string bytes;
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > 0) {
+    bytes.resize(static_cast<size_t>(size));
+    f.read(bytes.data(), static_cast<std::streamsize>(size));
+    bytes.resize(static_cast<size_t>(f.gcount()));
+  }
+  if (f) bytes.append(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
   if (f.bad()) return Status::IoError(fmt::format("{}: cannot read the shard", path));
   auto shard = DecodeShard(bytes, path);
   if (shard.ok()) shard->origin = path;
