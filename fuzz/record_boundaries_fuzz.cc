@@ -88,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data) + 3, size - 3);
   const auto framing = csv ? ltl::RecordFraming::kCsv : ltl::RecordFraming::kJsonLines;
   const std::vector<ltl::FilePiece> pieces = ltl::PlanPieces(text, framing, piece_bytes);
-  ltl::BoundaryScanner chunked(framing, piece_bytes);
+  ltl::BoundaryScanner chunked(framing, piece_bytes, text.size());
   for (size_t at = 0; at < text.size(); at += chunk) chunked.Feed(text.substr(at, chunk));
   const std::vector<ltl::FilePiece> again = chunked.Finish();
   LTL_FUZZ_CHECK(again.size() == pieces.size());

@@ -73,7 +73,7 @@ Result<std::vector<FilePiece>> PlanFilePieces(const HashShardSpec& spec, uint64_
       IsShardFile(input.path))
     return none;
   const uintmax_t size = std::filesystem::file_size(input.path, ec);
-  if (ec || size <= piece_bytes) return none;  // one piece: no scan
+  if (ec || size <= OnePieceMaxBytes(piece_bytes)) return none;  // one piece: no scan
   IngestContext ctx;
   ctx.name = input.name;
   ApplyInputSettings(spec.read.io, &ctx);

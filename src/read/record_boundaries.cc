@@ -44,9 +44,10 @@ uint64_t CountCrLf(const char* p, size_t n, bool prev_cr) {
 
 }  // namespace
 
-BoundaryScanner::BoundaryScanner(RecordFraming framing, uint64_t piece_bytes)
+BoundaryScanner::BoundaryScanner(RecordFraming framing, uint64_t piece_bytes, uint64_t total_bytes)
     : framing_(framing),
       piece_bytes_(piece_bytes),
+      total_bytes_(total_bytes),
       header_done_(framing != RecordFraming::kCsv),
       threshold_(framing == RecordFraming::kCsv ? 0
                  : piece_bytes > 0              ? piece_bytes - 1
@@ -77,6 +78,11 @@ void BoundaryScanner::Boundary(uint64_t at) {
     rec_head_.clear();
     if (!header_done_) return;
   } else if (at > threshold_) {
+    if (total_bytes_ != kUnknownSize &&
+        total_bytes_ - std::min(at, total_bytes_) <= JoinedTailMaxBytes(piece_bytes_)) {
+      threshold_ = UINT64_MAX;  // the rest joins the piece before: no later cut
+      return;
+    }
     FilePiece piece;
     piece.begin = at;
     piece.first_line = lines_ + 1;
@@ -146,7 +152,7 @@ std::vector<FilePiece> BoundaryScanner::Finish() {
 
 std::vector<FilePiece> PlanPieces(std::string_view bytes, RecordFraming framing,
                                   uint64_t piece_bytes) {
-  BoundaryScanner scanner(framing, piece_bytes);
+  BoundaryScanner scanner(framing, piece_bytes, bytes.size());
   scanner.Feed(bytes);
   return scanner.Finish();
 }
@@ -206,7 +212,11 @@ Result<std::vector<FilePiece>> ScanFilePieces(const std::string& path, RecordFra
 #if defined(POSIX_FADV_SEQUENTIAL)
   ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-  BoundaryScanner scanner(framing, piece_bytes);
+  struct stat st;
+  const uint64_t size = ::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode)
+                            ? static_cast<uint64_t>(st.st_size)
+                            : kUnknownSize;
+  BoundaryScanner scanner(framing, piece_bytes, size);
   std::string buf(4 << 20, '\0');
   for (;;) {
     auto n = ReadSome(fd.get(), buf.data(), buf.size());

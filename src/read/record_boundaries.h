@@ -25,14 +25,27 @@ namespace ltl {
 
 enum class RecordFraming { kCsv, kJsonLines };
 
+// A piece's tail of at most a quarter of the piece size joins the piece before it rather than
+// being a task of its own, when the file's size is known: so a file of at most
+// OnePieceMaxBytes(piece_bytes) is one piece, known from its size without a scan (a log cut into
+// files of about the piece size, as bench/run-dask-bench.sh's 67 MB files, is never scanned).
+inline uint64_t JoinedTailMaxBytes(uint64_t piece_bytes) {
+  return piece_bytes / 4;
+}
+inline uint64_t OnePieceMaxBytes(uint64_t piece_bytes) {
+  return piece_bytes + JoinedTailMaxBytes(piece_bytes);
+}
+inline constexpr uint64_t kUnknownSize = UINT64_MAX;
+
 // Fed a file's bytes in order, returns its pieces: the first at 0, each later one at the first
 // record boundary at or after a multiple of piece_bytes (and after the file's first non-blank
-// record, the CSV header), with the line number the readers give that byte; the last ends at the
-// file's end. piece_bytes 0 = one piece. Lines are counted as the readers count them: CSV, '\n';
-// JSON lines, '\n', a '\r', and "\r\n" as one.
+// record, the CSV header), with the line number the readers give that byte, unless the file's
+// total_bytes are known and at most JoinedTailMaxBytes would follow that boundary (then the piece
+// before runs to the end); the last ends at the file's end. piece_bytes 0 = one piece. Lines are
+// counted as the readers count them: CSV, '\n'; JSON lines, '\n', a '\r', and "\r\n" as one.
 class BoundaryScanner {
  public:
-  BoundaryScanner(RecordFraming framing, uint64_t piece_bytes);
+  BoundaryScanner(RecordFraming framing, uint64_t piece_bytes, uint64_t total_bytes = kUnknownSize);
   void Feed(std::string_view bytes);
   std::vector<FilePiece> Finish();
 
@@ -43,6 +56,7 @@ class BoundaryScanner {
 
   RecordFraming framing_;
   uint64_t piece_bytes_;
+  uint64_t total_bytes_;
   uint64_t offset_ = 0;  // of the next byte fed
   uint64_t lines_ = 0;   // line ends before offset_
   uint64_t quotes_ = 0;  // '"' bytes before offset_
@@ -54,11 +68,11 @@ class BoundaryScanner {
   std::vector<FilePiece> pieces_;
 };
 
-// The pieces of a file in memory (the scanner over it; for tests).
+// The pieces of a file in memory (the scanner over it, its size known; for tests).
 std::vector<FilePiece> PlanPieces(std::string_view bytes, RecordFraming framing,
                                   uint64_t piece_bytes);
 
-// The pieces of the plain file at `path`, read in large blocks.
+// The pieces of the plain file at `path`, read in large blocks (its size as it is when opened).
 Result<std::vector<FilePiece>> ScanFilePieces(const std::string& path, RecordFraming framing,
                                               uint64_t piece_bytes);
 

@@ -10,8 +10,10 @@ per-file time steps look at the whole file), a non-2xx row, and a bad row in the
 piece (the skip count and its line in report.json, and the --max-skip-share message, are the
 CLI's); a JSON-lines log of the same rows; a CSV with a stray quote in an unquoted field (quote
 parity then misplaces the later cut points: the pieces say so and the driver reads that file
-whole); with exact_ceiling (the pieces are the shuffle's map tasks); and `--piece-size 4KiB` on
-the command line. A scheduler plugin counts the hash tasks the scheduler receives per file."""
+whole); with exact_ceiling (the pieces are the shuffle's map tasks); `--piece-size 4KiB` on
+the command line; and a piece size the file exceeds by at most a quarter (one task, the file not
+scanned) or by more (two). A scheduler plugin counts the hash tasks the scheduler receives per
+file."""
 import contextlib
 import csv
 import io
@@ -93,6 +95,15 @@ def jsonl_text(rs):
     return "\r\n".join(lines) + "\n"
 
 
+def read_bytes():
+    """Bytes this process has read so far (/proc/self/io's rchar), or None without it."""
+    try:
+        with open("/proc/self/io", encoding="ascii") as f:
+            return int(f.readline().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class HashTasks(distributed.diagnostics.plugin.SchedulerPlugin):
     """On the scheduler: the keys of the hash-shard tasks it receives."""
     name = "llmtrafficlens-test-hash-tasks"
@@ -151,11 +162,41 @@ class DaskPieces(unittest.TestCase):
             per_file[int(m[1])] = per_file.get(int(m[1]), 0) + 1
         return per_file
 
-    def dask(self, name, **kw):
+    def dask(self, name, piece_bytes=PIECE, **kw):
         before = len(self.client.run_on_scheduler(hash_keys))
         report = ltl_dask.profile([self.files[name]], client=self.client, salt_file=self.salt,
-                                  progress=False, piece_bytes=PIECE, **kw)
+                                  progress=False, piece_bytes=piece_bytes, **kw)
         return report, self.tasks_since(before)
+
+    def test_a_tail_of_a_quarter_piece_joins_and_a_file_of_that_size_is_not_scanned(self):
+        # A tail of at most a quarter piece joins the piece before (read/record_boundaries.h), so
+        # a file of 1.2 pieces is one piece, known from its size: the planner reads none of it
+        # (/proc/self/io's rchar counts the bytes this process reads; a scan reads the whole
+        # file). At 1.4 pieces the tail is a piece of its own, found by the scan. Both reports
+        # are the CLI's.
+        path = self.files["log.csv"]
+        size = os.path.getsize(path)
+        _, want = self.cli("log.csv")
+        opts = {"salt_file": self.salt, "threads": 1}
+        for ratio, pieces in ((1.2, 1), (1.4, 2)):
+            piece = int(size / ratio)
+            before = read_bytes()
+            plan = ltl._core.plan_pieces(path, piece, opts)
+            after = read_bytes()
+            read = None if before is None or after is None else after - before
+            if pieces == 1:
+                self.assertEqual(plan, [])  # read whole, as one task
+                if read is not None:
+                    self.assertLess(read, size // 2)  # not scanned (Dask's chatter aside)
+            else:
+                self.assertEqual([(p[0], p[1], p[3], p[4]) for p in plan],
+                                 [(0, plan[0][1], 0, False), (plan[0][1], size, 1, True)])
+                self.assertGreater(size - plan[1][0], piece // 4)
+                if read is not None:
+                    self.assertGreaterEqual(read, size)
+            report, tasks = self.dask("log.csv", piece_bytes=piece)
+            self.assertEqual(report.json_text, want)
+            self.assertEqual(tasks, {0: pieces})
 
     def test_csv_with_quoted_newlines_in_pieces_equals_the_cli(self):
         p, want = self.cli("log.csv")

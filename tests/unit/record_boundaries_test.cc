@@ -7,7 +7,8 @@
 // exactly the whole file's CsvReader events, each non-last piece ending at a record boundary.
 // With stray quotes in unquoted fields (where parity goes wrong) a piece may be cut wrongly, but
 // then its read says so: whenever every piece ends at a record boundary, the events are the
-// whole file's. The same for JSON lines with LF, CRLF, lone CR and blank lines.
+// whole file's. The same for JSON lines with LF, CRLF, lone CR and blank lines. A tail of at most
+// a quarter piece joins the piece before (and no other cut is left out).
 #include "read/record_boundaries.h"
 
 #include <gtest/gtest.h>
@@ -162,6 +163,11 @@ TEST(RecordBoundaries, CsvCutsAreTheFirstLineStartsOutsideQuotes) {
         }
       prev = p.begin;
     }
+    // No cut is missing but one that would leave a tail of at most a quarter piece (joined).
+    const auto next = c.line_starts.lower_bound((std::max(prev, header_end) / piece + 1) * piece);
+    if (next != c.line_starts.end()) {
+      EXPECT_LE(c.text.size() - *next, piece / 4) << seed;
+    }
     const std::string path = testing::WriteTemp("pieces.csv", c.text);
     std::vector<Event> got;
     EXPECT_TRUE(ReadPieces(path, pieces, &got)) << seed;
@@ -225,6 +231,12 @@ TEST(RecordBoundaries, JsonLinesPiecesReadAsTheWholeFile) {
         EXPECT_EQ(text[p.begin - 1], '\n');
         EXPECT_EQ(text.find('\n', cut - 1) + 1, p.begin) << seed;
       }
+      if (p.last) {  // no cut missing but one with a tail of at most a quarter piece (joined)
+        const size_t next = text.find('\n', (p.begin / piece + 1) * piece - 1);
+        if (next != std::string::npos) {
+          EXPECT_LE(text.size() - (next + 1), piece / 4) << seed;
+        }
+      }
       prev = p.begin;
       p.path = path;
       auto in = OpenPiece(p);
@@ -250,12 +262,52 @@ TEST(RecordBoundaries, ScanFileMatchesTheScanInMemory) {
     EXPECT_EQ((*scanned)[k].path, path);
   }
   // Fed a byte at a time, the same.
-  BoundaryScanner bytewise(RecordFraming::kCsv, 4096);
+  BoundaryScanner bytewise(RecordFraming::kCsv, 4096, c.text.size());
   for (char ch : c.text) bytewise.Feed(std::string_view(&ch, 1));
   const std::vector<FilePiece> b = bytewise.Finish();
   ASSERT_EQ(b.size(), mem.size());
   for (size_t k = 0; k < mem.size(); ++k) EXPECT_EQ(b[k].begin, mem[k].begin);
   EXPECT_EQ(PlanPieces(c.text, RecordFraming::kCsv, 0).size(), 1u);
+}
+
+// A tail of at most a quarter piece after a cut point joins the piece before, when the size is
+// known (PlanPieces, ScanFilePieces); so a file of up to 1.25 pieces is one piece, which
+// PlanFilePieces knows from its size alone.
+TEST(RecordBoundaries, ATailOfAQuarterPieceJoinsThePieceBefore) {
+  const std::string line = std::string(99, 'x') + "\n";  // 100 bytes
+  auto lines = [&](int n) {
+    std::string t;
+    for (int i = 0; i < n; ++i) t += line;
+    return t;
+  };
+  auto begins = [](const std::vector<FilePiece>& pieces) {
+    std::vector<uint64_t> out;
+    out.reserve(pieces.size());
+    for (const FilePiece& p : pieces) out.push_back(p.begin);
+    return out;
+  };
+  const uint64_t piece = 1000;  // a joined tail is at most 250 bytes
+  EXPECT_EQ(begins(PlanPieces(lines(22), RecordFraming::kJsonLines, piece)),
+            (std::vector<uint64_t>{0, 1000}));  // 200 bytes after 2000: joined
+  EXPECT_EQ(PlanPieces(lines(22), RecordFraming::kJsonLines, piece).back().end, 2200u);
+  EXPECT_EQ(begins(PlanPieces(lines(23), RecordFraming::kJsonLines, piece)),
+            (std::vector<uint64_t>{0, 1000, 2000}));  // 300 bytes: a piece of its own
+  EXPECT_EQ(PlanPieces(lines(12), RecordFraming::kJsonLines, piece).size(), 1u);  // 1.2 pieces
+  EXPECT_EQ(PlanPieces(lines(13), RecordFraming::kJsonLines, piece).size(), 2u);  // 1.3 pieces
+  EXPECT_EQ(OnePieceMaxBytes(piece), 1250u);
+  // CSV: a header, then 99-byte records; the tail counts from the boundary found (after 2000).
+  const std::string csv = "a,b\n" + lines(21) + std::string(40, 'y') + "\n";  // 2145 bytes
+  EXPECT_EQ(begins(PlanPieces(csv, RecordFraming::kCsv, piece)),
+            (std::vector<uint64_t>{0, 1004}));  // 141 bytes after 2004: joined
+  // The size unknown (a stream), every cut is made.
+  BoundaryScanner unknown(RecordFraming::kJsonLines, piece);
+  unknown.Feed(lines(22));
+  EXPECT_EQ(begins(unknown.Finish()), (std::vector<uint64_t>{0, 1000, 2000}));
+  // ScanFilePieces knows the file's size.
+  auto scanned =
+      ScanFilePieces(testing::WriteTemp("tail.jsonl", lines(22)), RecordFraming::kJsonLines, piece);
+  ASSERT_TRUE(scanned.ok());
+  EXPECT_EQ(begins(*scanned), (std::vector<uint64_t>{0, 1000}));
 }
 
 }  // namespace
