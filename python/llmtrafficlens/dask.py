@@ -37,6 +37,7 @@ with --sample-rate, while the curve is sampled; docs/SCALE.md "The exact ceiling
 import argparse
 import concurrent.futures
 import os
+import platform
 import resource
 import sys
 import time
@@ -203,6 +204,49 @@ def _mib(nbytes):
     return "?" if nbytes is None else f"{nbytes / 2**20:.0f}"
 
 
+def _usage():
+    """This process's peak RSS (bytes), CPU seconds so far (user + sys, every thread) and minor
+    page faults (each a fresh 4 KiB page: ~15 us of system time on the VM of PERFORMANCE.md)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_maxrss * 1024, r.ru_utime + r.ru_stime, r.ru_minflt
+
+
+def _process_start():
+    """When this process started, on time.monotonic()'s clock (Linux: /proc/self/stat's start
+    time against the boot-time clock; else now)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            started = int(f.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+        return time.monotonic() - (time.clock_gettime(time.CLOCK_BOOTTIME) - started)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.monotonic()
+
+
+class _Clock:
+    """Wall time, this process's CPU (every thread) and its minor page faults at the named
+    moments of a command-line run, from the process's start: the run's last line, where the wall
+    goes besides the map and the replay (the interpreter and imports, the cluster's start and
+    close), and what each phase costs the driver."""
+
+    def __init__(self):
+        self.marks = [("start", _process_start(), 0.0, 0)]
+        self.workers = []  # each worker's (CPU seconds, minor faults) before the close
+
+    def mark(self, name, at=None, usage=None):
+        _, cpu, faults = usage or _usage()
+        self.marks.append((name, time.monotonic() if at is None else at, cpu, faults))
+
+    def line(self):
+        steps = list(zip(self.marks, self.marks[1:]))
+        walls = ", ".join(f"{b[0]} {b[1] - a[1]:.2f}" for a, b in steps)
+        cpus = ", ".join(f"{b[0]} {b[2] - a[2]:.2f}" for a, b in steps)
+        faults = ", ".join(f"{b[0]} {(b[3] - a[3]) / 1000:.0f}k" for a, b in steps)
+        workers = "; ".join(f"{c:.2f} s, {f / 1000:.0f}k faults" for c, f in self.workers) or "?"
+        return (f"llmtrafficlens.dask: run {self.marks[-1][1] - self.marks[0][1]:.2f} s "
+                f"({walls} s); driver CPU {self.marks[-1][2]:.2f} s ({cpus} s), minor faults "
+                f"{self.marks[-1][3] / 1000:.0f}k ({faults}); workers' CPU {workers}")
+
+
 class _Progress:
     """Shards done of the tasks the run needs, and bytes hashed of the inputs' bytes: a task
     counts once its shard is in; pieces replaced by a task reading the rest of their file (after
@@ -234,16 +278,19 @@ class _Progress:
                   file=sys.stderr, flush=True)
 
     def phases(self, client, map_seconds, replay_seconds, rss_at_start, rss_before_replay,
-               merge_seconds, shuffle=None):
+               merge_seconds, shuffle=None, clock=None):
         """The phase line: map and merge+replay wall times, workers' and driver's memory, and the
         driver's time merging shards during the map; with the exact ceiling, the part of the
-        merge+replay spent in its shuffle's reduces."""
+        merge+replay spent in its shuffle's reduces. clock (a _Clock) gets the workers' CPU."""
         if not self.enabled:
             return
         try:  # a worker's peak since it started (a LocalCluster's workers start with the run)
-            workers = sorted(client.run(_peak_rss_bytes).values())
+            usage = sorted(client.run(_usage).values())
         except Exception:  # noqa: BLE001 (a figure for the log only; never fail the run for it)
-            workers = []
+            usage = []
+        workers = [rss for rss, _, _ in usage]
+        if clock is not None:
+            clock.workers = [(cpu, faults) for _, cpu, faults in usage]
         rate = self.bytes / 1e6 / map_seconds if map_seconds > 0 else 0.0
         print(f"llmtrafficlens.dask: map {map_seconds:.2f} s ({self.done} shards, "
               f"{self.bytes / 1e6:.1f} MB, {rate:.1f} MB/s; workers' peak RSS "
@@ -277,7 +324,7 @@ class _Arrivals:
         self.unit_files = unit_files or list(range(len(futures)))
         self.rest = rest
         self.merge_seconds = 0.0
-        self.map_end = None
+        self.map_end = self.usage_at_map_end = None
         self.rss_before_replay = None
         self.read_rest = []  # (file, task) where the file was read to its end from that task on
 
@@ -331,6 +378,7 @@ class _Arrivals:
                 self.merge_seconds += time.monotonic() - handed
         self.futures.clear()
         self.map_end = time.monotonic()
+        self.usage_at_map_end = _usage()
         self.rss_before_replay = _rss_bytes()
 
 
@@ -360,7 +408,7 @@ def parse_piece_size(text):
 
 def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=None,
             progress=True, task_hook=None, exact_ceiling=False, partitions=None,
-            piece_bytes=DEFAULT_PIECE_BYTES, _plans=None, **options):
+            piece_bytes=DEFAULT_PIECE_BYTES, _plans=None, _clock=None, **options):
     """Profiles `paths` (files and globs, expanded as `profile` expands them) on a Dask cluster and
     returns the Report; output="PREFIX" also writes PREFIX.json and PREFIX.html. client: a
     distributed.Client (default: the current one, else local_cluster(1): one worker process with
@@ -411,6 +459,8 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
         units = []  # the file of each task, in merge order
         unit_pieces = []  # and its piece (None = the file whole)
         plans = _plans.result() if _plans is not None else None
+        if _clock is not None:
+            _clock.mark("plan")
 
         def submit(i, f, piece, unit, priority, key):
             return client.submit(_hash_task, unit, f, salt_file, worker_opts, shard_dir,
@@ -447,13 +497,18 @@ def profile(paths, client=None, output=None, salt_file=".ltl-salt", shard_dir=No
                           f"llmtrafficlens-hash-shard-{i}.{index}-rest-{tag}")
 
         del task
+        if _clock is not None:
+            _clock.mark("submit")
         arrivals = _Arrivals(futures, bar, distributed, units, rest)
         del futures
         report = ltl.replay_stream(arrivals, files, output=output, exact_unbounded=shuffle,
                                    **driver_opts)
         end = time.monotonic()
+        if _clock is not None:
+            _clock.mark("map", arrivals.map_end, arrivals.usage_at_map_end)
+            _clock.mark("merge+replay")
         bar.phases(client, arrivals.map_end - map_start, end - arrivals.map_end, rss_at_start,
-                   arrivals.rss_before_replay, arrivals.merge_seconds, shuffle)
+                   arrivals.rss_before_replay, arrivals.merge_seconds, shuffle, _clock)
         return report
     finally:
         if own is not None:
@@ -480,13 +535,33 @@ def _plan_files(paths, piece_bytes, options):
     return [_plan(f, piece_bytes, worker_opts, ".ltl-salt") for f in files]
 
 
+def _versions_without_imports():
+    """Has Dask's version handshake report only packages this process has already imported, of
+    its optional ones (distributed.versions: each worker sends get_versions() when it registers,
+    and the scheduler calls it to compare; get_versions imports every package it lists, and
+    pandas, which nothing here uses, took 0.3-0.6 s in each worker and then in the scheduler, one
+    after the other, of a --local cluster's start). The packages the scheduler compares
+    (scheduler_relevant_packages: dask, distributed, msgpack, cloudpickle, tornado, toolz, lz4,
+    python) are still reported, and a cluster forked from this process runs the same ones."""
+    from distributed import versions
+
+    versions.optional_packages = [
+        p for p in versions.optional_packages
+        if p[0] in sys.modules or p[0] in versions.scheduler_relevant_packages]
+    # get_versions also reads platform.uname().processor, which forks and runs `uname -p` the
+    # first time in a process: once here, the forked workers inherit the answer.
+    platform.uname().processor  # noqa: B018 (a cached property, computed for the forks)
+
+
 def local_cluster(n_workers):
     """A LocalCluster of n_workers processes sharing this machine's cores as their threads, with
     no dashboard; the worker processes are forked from this one (already holding Python, Dask and
-    llmtrafficlens: a second instead of several to start), not spawned."""
+    llmtrafficlens: a second instead of several to start), not spawned, and their version
+    handshake imports nothing (_versions_without_imports)."""
     import dask
     import distributed
 
+    _versions_without_imports()
     cores = os.cpu_count() or 1
     with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
         return distributed.LocalCluster(n_workers=n_workers,
@@ -525,6 +600,7 @@ def _parse_rest(rest):
 
 
 def main(argv=None):
+    clock = _Clock()
     parser = argparse.ArgumentParser(
         prog="python3 -m llmtrafficlens.dask",
         description="Profile log files on a Dask cluster: hash-shard on the workers, replay on "
@@ -567,17 +643,19 @@ def main(argv=None):
     planner.shutdown(wait=False)
     import distributed
 
+    clock.mark("imports")
     if args.local is not None:
         if args.local < 1:
             parser.error("--local N needs N >= 1")
         client = distributed.Client(local_cluster(args.local))
     else:
         client = distributed.Client(args.scheduler)
+    clock.mark("cluster")
     try:
         report = profile(files, client=client, output=args.output, salt_file=args.salt_file,
                          shard_dir=args.shard_dir, progress=not args.quiet,
                          exact_ceiling=args.exact_ceiling, partitions=args.partitions,
-                         piece_bytes=piece_bytes, _plans=plans, **options)
+                         piece_bytes=piece_bytes, _plans=plans, _clock=clock, **options)
     except ltl.Error as e:
         print(e, file=sys.stderr)
         return getattr(e, "exit_code", 2)
@@ -586,6 +664,9 @@ def main(argv=None):
         client.close()
         if cluster is not None:
             cluster.close()
+    clock.mark("close")
+    if not args.quiet:
+        print(clock.line(), file=sys.stderr, flush=True)
     sys.stdout.write(report.summary)
     return report.exit_code
 

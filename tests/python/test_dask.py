@@ -13,7 +13,8 @@ compares figure by figure). A second run kills the worker process of one task on
 (a marker file makes it deterministic): the nanny restarts it, Dask reruns the task, and the report
 is unchanged. The command line (`--local 2`, `--scheduler ADDR`) gives the same report.json and
 report.html, prints progress on stderr and then the phase line (map and merge+replay times, the
-shards and bytes of the map, one peak RSS per worker, the driver's memory), and never shows the
+shards and bytes of the map, one peak RSS per worker, the driver's memory) and the run's line (wall,
+driver CPU and faults per phase, each worker's CPU), and never shows the
 salt's content. On the started cluster the salt travels only as a path: a scheduler plugin keeps
 every task the scheduler receives, and their pickled specifications hold the salt file's absolute
 path but neither the salt's text nor its key bytes; the workers run in another directory and read
@@ -168,6 +169,13 @@ class DaskTests:
         self.assertGreaterEqual(int(phases[9]), int(phases[8]))  # a peak is at least the RSS before
         self.assertRegex(p.stderr, r"shards merged on the driver as they arrived: \d+\.\d+ s "
                                    r"during the map")
+        # The run's last line: wall, driver CPU and faults per phase from the process's start,
+        # and the workers' CPU.
+        self.assertRegex(p.stderr, r"llmtrafficlens\.dask: run \d+\.\d+ s \(imports \d+\.\d+, "
+                                   r"cluster \d+\.\d+, plan \d+\.\d+, submit \d+\.\d+, map "
+                                   r"\d+\.\d+, merge\+replay \d+\.\d+, close \d+\.\d+ s\); "
+                                   r"driver CPU \d+\.\d+ s \(.*\), minor faults \d+k \(.*\); "
+                                   r"workers' CPU \d+\.\d+ s, \d+k faults; \d+\.\d+ s")
         self.assertNotIn(self.salt_text, p.stderr + p.stdout)
         self.assertIn("wrote", p.stdout)
 
