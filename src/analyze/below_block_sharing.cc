@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "common/facts_store.h"
 #include "common/mix64.h"
 #include "common/segment_map.h"
 
@@ -35,10 +36,11 @@ SharedBelowBlock FindSharedBelowBlock(const Trace& trace, const std::vector<Requ
   // opening, not per request).
   absl::flat_hash_set<uint64_t> seen;
   std::vector<uint64_t> shared_tokens;
+  PromptFacts scratch;  // ReadFacts's
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& tr = trace.requests[i];
-    const PromptFacts& f = records[tr.record].facts;
-    if (f.segments.empty() || tr.block_size == 0) continue;
+    if (SegmentCount(records[tr.record].facts) == 0 || tr.block_size == 0) continue;
+    const PromptFacts& f = ReadFacts(records[tr.record].facts, &scratch);
     if (out.block_size == 0) out.block_size = tr.block_size;
     const bool candidate = !tr.replay_only && divergences[i].best_shared == 0;
     uint64_t h = 0, shared = 0;

@@ -7,6 +7,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "common/facts_store.h"
 #include "common/segment_map.h"
 #include "common/units.h"
 
@@ -236,8 +237,9 @@ BreakCause ClassifyBreak(const Trace& trace, const std::vector<RequestRecord>& r
   const TraceRequest& ref = trace.requests[d.reference];
   const RequestRecord& cur_rec = records[tr.record];
   const RequestRecord& ref_rec = records[ref.record];
-  const PromptFacts& cf = cur_rec.facts;
-  const PromptFacts& rf = ref_rec.facts;
+  PromptFacts cur_facts, ref_facts;  // ReadFacts's scratch
+  const PromptFacts& cf = ReadFacts(cur_rec.facts, &cur_facts);
+  const PromptFacts& rf = ReadFacts(ref_rec.facts, &ref_facts);
   const bool turn = d.reference == d.previous_turn;
   const size_t at = d.segment >= 0 ? static_cast<size_t>(d.segment) : 0;
   const SegmentFact* c = At(cf, at);
@@ -337,14 +339,15 @@ CacheBusters AnalyzeCacheBusters(const Trace& trace, const std::vector<RequestRe
     }
     a.tokens.emplace_back("", token);
   };
+  PromptFacts scratch;  // ReadFacts's
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& tr = trace.requests[i];
     if (tr.replay_only) continue;
     const RequestRecord& rec = records[tr.record];
-    if (rec.facts.segments.empty()) continue;
+    if (SegmentCount(rec.facts) == 0) continue;
     b.present = true;
     ++b.requests;
-    facts_bytes += sizeof(PromptFacts) + rec.facts.bytes();
+    facts_bytes += static_cast<double>(PlainFactsBytes(rec.facts));
     const Divergence& d = divergences[i];
     if (d.reference == kNoRequest) continue;
     ++b.compared;
@@ -355,7 +358,7 @@ CacheBusters AnalyzeCacheBusters(const Trace& trace, const std::vector<RequestRe
         if (rec.facts.cache_control != rf.cache_control &&
             !(rec.facts.cache_control == -1 || rf.cache_control == -1)) {
           const SegmentFact* seg = nullptr;
-          for (const SegmentFact& s : rec.facts.segments)
+          for (const SegmentFact& s : ReadFacts(rec.facts, &scratch).segments)
             if (s.item == rec.facts.cache_control && s.kind != K(SegmentKind::kTools) &&
                 s.kind != K(SegmentKind::kFraming)) {
               seg = &s;
@@ -373,8 +376,8 @@ CacheBusters AnalyzeCacheBusters(const Trace& trace, const std::vector<RequestRe
     const int64_t lost = static_cast<int64_t>(bc.would_share - d.best_shared) * tr.block_size;
     a.cost.lost_tokens += lost;
     if (i >= first_measured) a.cost.lost_measured_tokens += lost;
-    const PromptFacts& where_facts =
-        bc.in_reference ? records[trace.requests[d.reference].record].facts : rec.facts;
+    const PromptFacts& where_facts = ReadFacts(
+        bc.in_reference ? records[trace.requests[d.reference].record].facts : rec.facts, &scratch);
     const SegmentFact* seg =
         bc.where >= 0 ? At(where_facts, static_cast<size_t>(bc.where)) : nullptr;
     const uint64_t end = static_cast<uint64_t>(d.shared) * tr.block_size;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "common/facts_store.h"
+
 namespace ltl {
 namespace {
 
@@ -45,6 +47,7 @@ std::vector<Divergence> FindDivergences(const Trace& trace,
   std::vector<uint32_t> last_continuer(trace.num_blocks, kNoRequest);
   std::vector<uint32_t> last_of_conversation(trace.num_conversations, kNoRequest);
   BlockCursor cur_cursor(trace), ref_cursor(trace);
+  PromptFacts cur_facts, ref_facts;  // ReadFacts's scratch
   for (size_t i = 0; i < trace.requests.size(); ++i) {
     const TraceRequest& tr = trace.requests[i];
     Divergence& d = out[i];
@@ -75,8 +78,8 @@ std::vector<Divergence> FindDivergences(const Trace& trace,
       }
       d.is_break = d.shared < LeadingBlocks(ref) && d.shared < LeadingBlocks(tr);
       if (d.is_break) {
-        const PromptFacts& cf = records[tr.record].facts;
-        const PromptFacts& rf = records[ref.record].facts;
+        const PromptFacts& cf = ReadFacts(records[tr.record].facts, &cur_facts);
+        const PromptFacts& rf = ReadFacts(records[ref.record].facts, &ref_facts);
         const uint64_t at = static_cast<uint64_t>(d.shared) * tr.block_size;
         int32_t seg = FirstDifferingSegment(cf, rf);
         if (seg < 0 || static_cast<size_t>(seg) >= cf.segments.size()) seg = SegmentAtToken(cf, at);

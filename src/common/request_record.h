@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,18 +27,37 @@ struct ToolFact {
   uint32_t definition_digest = 0;  // of its definition (canonical JSON, no cache_control)
 };
 
+class FactsStore;  // common/facts_store.h
+
+// A record's facts kept in a FactsStore: the store (shared by the records of one read) and the
+// record's entry in it.
+struct SharedFacts {
+  std::shared_ptr<const FactsStore> store;
+  uint32_t entry = 0;
+};
+
 // What the cache-busters analysis knows of a gateway request's prompt: positions, categories and
-// keyed digests only. Empty for hashed traces.
+// keyed digests only. Empty for hashed traces. A request is read into the lists; the read then
+// moves them into its FactsStore (ingest/facts_sharer.h), which keeps the segments a conversation
+// repeats once: `segments` and `tools` are then empty and `shared` says where they are. Readers
+// take the lists with ReadFacts (common/facts_store.h), which gives them either way.
 struct PromptFacts {
   std::vector<SegmentFact> segments;  // in rendered order, covering the whole prompt
   std::vector<ToolFact> tools;
   int32_t cache_control = -1;  // message index of the last cache_control marker; -1 none, -2 the
                                // tools or top-level system
-  bool empty() const { return segments.empty() && tools.empty() && cache_control == -1; }
+  SharedFacts shared;
+  bool empty() const {
+    return segments.empty() && tools.empty() && cache_control == -1 && !shared.store;
+  }
+  // The bytes of the lists held here.
   size_t bytes() const {
     return segments.capacity() * sizeof(SegmentFact) + tools.capacity() * sizeof(ToolFact);
   }
 };
+// What a record's own lists and position took besides the lists' bytes (two vectors and the
+// position), as report.json's facts_bytes_per_request counts them (docs/FORMATS.md).
+inline constexpr size_t kPlainFactsHeaderBytes = 56;
 
 // What a hosted provider's prompt cache needs of a request (simulate/provider_cache.h), and what
 // the log says that provider did. Keyed digests and token positions only, never text.

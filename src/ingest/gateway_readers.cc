@@ -24,6 +24,7 @@
 #include "common/replay_order.h"
 #include "hash/block_interner.h"
 #include "hash/conform_ids.h"
+#include "ingest/facts_sharer.h"
 #include "read/csv_reader.h"
 #include "read/timestamp.h"
 
@@ -387,6 +388,8 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
         case RowResult::kOk:
           ++stats_->layouts[*s.rendered_by];
           stats_->conformed_ids += s.conformed;
+          // The facts go to the read's store (its in-order step: the same for any thread count).
+          facts_.Share(&s.record_out.facts, s.links, s.record_out.conversation);
           links_.push_back(std::move(s.links));
           fillers_.push_back(std::move(s.filler));
           if (ctx_->interner) {
@@ -427,6 +430,7 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
   std::vector<std::vector<std::string_view>> cells_;  // per worker: the row's cells
   std::vector<ConversationLinks> links_;
   std::vector<Filler> fillers_;
+  FactsSharer facts_;  // the records' cache-buster facts, shared (ingest/facts_sharer.h)
   RowBatch batch_;
   bool in_place_ = false;  // CSV rows stay in the reader's buffers (RawRow, Give)
   std::mutex spare_mu_;

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "common/atomic_file.h"
+#include "common/facts_store.h"
 #include "common/segment_map.h"
 
 namespace ltl {
@@ -330,6 +331,7 @@ void WriteHead(Writer& w, const Shard& shard) {
 // The records and the post-pass input, their repeated strings as indices into `table` (filled
 // by the first pass; the second finds the same indices).
 void WriteRecords(Writer& w, const LoadedInput& in, StringTable& table) {
+  PromptFacts facts_scratch;  // ReadFacts's
   for (const RequestRecord& r : in.records) {
     w.U64(r.line);
     w.F64(r.time_s);
@@ -351,17 +353,18 @@ void WriteRecords(Writer& w, const LoadedInput& in, StringTable& table) {
     w.U32(static_cast<uint32_t>(r.block_ids.size()));
     w.U64s(r.block_ids.data(), r.block_ids.size());
     // Cache-busters facts (version 2): segments 16 bytes each, tools 8 bytes each.
-    w.U32(static_cast<uint32_t>(r.facts.cache_control));
-    w.U32(static_cast<uint32_t>(r.facts.segments.size()));
-    for (const SegmentFact& f : r.facts.segments) {
+    const PromptFacts& facts = ReadFacts(r.facts, &facts_scratch);
+    w.U32(static_cast<uint32_t>(facts.cache_control));
+    w.U32(static_cast<uint32_t>(facts.segments.size()));
+    for (const SegmentFact& f : facts.segments) {
       w.U32(f.digest);
       w.U32(f.masked_digest);
       w.U32(f.token_start);
       w.U32(static_cast<uint32_t>(f.item) | static_cast<uint32_t>(f.kind) << 16 |
             static_cast<uint32_t>(f.role) << 24);
     }
-    w.U32(static_cast<uint32_t>(r.facts.tools.size()));
-    for (const ToolFact& t : r.facts.tools) {
+    w.U32(static_cast<uint32_t>(facts.tools.size()));
+    for (const ToolFact& t : facts.tools) {
       w.U32(t.name_digest);
       w.U32(t.definition_digest);
     }
