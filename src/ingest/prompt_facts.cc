@@ -227,7 +227,7 @@ void PromptFactsBuilder::SplitRuns(const RenderedPrompt& prompt) {
 
 // Digests and code points of every run: a run at the same offsets as one of the remembered text's,
 // inside the bytes the two texts share, has the same bytes and so the same values.
-void PromptFactsBuilder::FillRuns(std::string_view text, const std::vector<Run>* earlier,
+void PromptFactsBuilder::FillRuns(std::string_view text, const std::vector<MemoRun>* earlier,
                                   size_t common_bytes) {
   size_t j = 0;
   for (Run& r : runs_) {
@@ -262,9 +262,12 @@ void PromptFactsBuilder::Build(const RenderedPrompt& prompt, object body, int64_
   std::unique_ptr<RunsMemo> m;
   if (reuse.earlier != 0) m = memo_->Take(std::span<const uint64_t>(&reuse.earlier, 1));
   FillRuns(text, m ? &m->runs : nullptr, reuse.common_bytes);
-  if (reuse.stamp != 0) {
+  if (reuse.stamp != 0 && text.size() <= UINT32_MAX) {
     if (!m) m = memo_->Fresh();
-    m->runs.assign(runs_.begin(), runs_.end());
+    m->runs.clear();
+    for (const Run& r : runs_)
+      m->runs.push_back(MemoRun{static_cast<uint32_t>(r.begin), static_cast<uint32_t>(r.end),
+                                r.digest, r.masked_digest, static_cast<uint32_t>(r.code_points)});
     memo_->Remember(reuse.stamp, std::move(m));
   }
   uint64_t total_cp = 0;

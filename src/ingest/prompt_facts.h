@@ -67,16 +67,23 @@ class PromptFactsBuilder {
     uint32_t digest = 0, masked_digest = 0;
     uint64_t code_points = 0;
   };
+  // What the memo keeps of a Run (20 bytes instead of 40: the memo holds the runs of every live
+  // conversation's last text); only texts shorter than 4 GiB are remembered.
+  struct MemoRun {
+    uint32_t begin, end;
+    uint32_t digest, masked_digest;
+    uint32_t code_points;
+  };
   // The runs of a text the cutter remembers, kept under the cutter's stamp for it.
   struct RunsMemo {
-    std::vector<Run> runs;
+    std::vector<MemoRun> runs;
     uint64_t stamp = 0;
     void Clear() { runs.clear(); }
-    size_t bytes() const { return runs.capacity() * sizeof(Run); }
+    size_t bytes() const { return runs.capacity() * sizeof(MemoRun); }
   };
   uint32_t Digest(std::string_view s) const;
   void SplitRuns(const RenderedPrompt& prompt);
-  void FillRuns(std::string_view text, const std::vector<Run>* earlier, size_t common_bytes);
+  void FillRuns(std::string_view text, const std::vector<MemoRun>* earlier, size_t common_bytes);
 
   SipKey key_;
   std::string masked_, scratch_;
