@@ -43,7 +43,8 @@ uint32_t FactsStore::CommonPrefix(uint32_t entry, const std::vector<SegmentFact>
         std::min<size_t>(pieces[p].count, segments.size() - static_cast<size_t>(k)));
     const SegmentFact* a = pieces[p].begin;
     const SegmentFact* b = segments.data() + k;
-    if (std::memcmp(a, b, m * sizeof(SegmentFact)) != 0) {
+    // m == 0: nothing to compare (and a or b may be null: memcmp must not see it).
+    if (m != 0 && std::memcmp(a, b, m * sizeof(SegmentFact)) != 0) {
       uint32_t j = 0;
       while (std::memcmp(a + j, b + j, sizeof(SegmentFact)) == 0) ++j;
       return k + j;
