@@ -542,7 +542,9 @@ def _versions_without_imports():
     pandas, which nothing here uses, took 0.3-0.6 s in each worker and then in the scheduler, one
     after the other, of a --local cluster's start). The packages the scheduler compares
     (scheduler_relevant_packages: dask, distributed, msgpack, cloudpickle, tornado, toolz, lz4,
-    python) are still reported, and a cluster forked from this process runs the same ones."""
+    python) are still reported, and a cluster forked from this process runs the same ones.
+    Source: distributed/versions.py (optional_packages, scheduler_relevant_packages,
+    get_versions) in Debian's python3-distributed 2022.12.1+ds.1-3, read 2026-12-07."""
     from distributed import versions
 
     versions.optional_packages = [
