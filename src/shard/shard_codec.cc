@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdlib>
@@ -277,6 +278,82 @@ enum : uint8_t {
   kReplayOnly = 16,
 };
 
+// What a record takes from an earlier record of the shard, its reference (version 6): a turn of a
+// conversation repeats the previous turn's prompt, so in version 5 most of a shard's bytes were
+// block ids and segments written again (the 1 GB benchmark log in 16 files: docs/PERFORMANCE.md
+// "Dask"). Shorter shards are encoded, shipped to the Dask driver and decoded in less time.
+struct RecordRef {
+  uint32_t back = 0;      // records back to the reference (0: none)
+  uint32_t ids = 0;       // leading block ids taken from it
+  uint32_t segments = 0;  // leading segments taken from it
+  bool tools = false;     // its tool list is this record's (a non-empty list)
+};
+
+bool SameSegment(const SegmentFact& a, const SegmentFact& b) {
+  return a.digest == b.digest && a.masked_digest == b.masked_digest &&
+         a.token_start == b.token_start && a.item == b.item && a.kind == b.kind && a.role == b.role;
+}
+bool SameTool(const ToolFact& a, const ToolFact& b) {
+  return a.name_digest == b.name_digest && a.definition_digest == b.definition_digest;
+}
+template <typename T, typename Eq>
+uint32_t CommonPrefix(const std::vector<T>& a, const std::vector<T>& b, Eq eq) {
+  const size_t n = std::min(a.size(), b.size());
+  size_t k = 0;
+  while (k < n && eq(a[k], b[k])) ++k;
+  return static_cast<uint32_t>(k);
+}
+
+// Each record's reference: the earlier record sharing the most leading block ids, found through the
+// ids at every 16th position (and each record's last id). Block ids are chained (an id stands for
+// its whole prefix), so a record holding my id at position p shares my first p + 1 ids, and those
+// positions are found by a binary search; the match is then extended id by id. The previous record
+// is the reference when no record shares an id (its tool list is often the same). Depends on the
+// records alone, so a shard's bytes do not depend on how it was made.
+std::vector<RecordRef> FindRefs(const std::vector<RequestRecord>& records) {
+  constexpr size_t kStride = 16;
+  std::vector<RecordRef> refs(records.size());
+  std::unordered_map<uint64_t, size_t> holder;  // id at a sampled position -> last record with it
+  PromptFacts own_scratch, ref_scratch;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const std::vector<uint64_t>& ids = records[i].block_ids;
+    // Largest j whose grid position (j + 1) * kStride - 1 an earlier record holds.
+    size_t lo = 0, hi = ids.size() / kStride;
+    size_t found = i;  // none
+    while (lo < hi) {
+      const size_t mid = (lo + hi + 1) / 2;
+      auto it = holder.find(ids[mid * kStride - 1]);
+      if (it == holder.end()) {
+        hi = mid - 1;
+      } else {
+        lo = mid;
+        found = it->second;
+      }
+    }
+    if (!ids.empty())
+      if (auto it = holder.find(ids.back()); it != holder.end()) found = it->second;
+    if (found == i && !ids.empty())  // a shared prefix shorter than kStride
+      if (auto it = holder.find(ids.front()); it != holder.end()) found = it->second;
+    if (found == i && i > 0) found = i - 1;
+    if (found != i) {
+      RecordRef& ref = refs[i];
+      ref.back = static_cast<uint32_t>(i - found);
+      ref.ids = CommonPrefix(ids, records[found].block_ids, std::equal_to<uint64_t>());
+      const PromptFacts& own = ReadFacts(records[i].facts, &own_scratch);
+      const PromptFacts& other = ReadFacts(records[found].facts, &ref_scratch);
+      ref.segments = CommonPrefix(own.segments, other.segments, SameSegment);
+      ref.tools = !own.tools.empty() && own.tools.size() == other.tools.size() &&
+                  CommonPrefix(own.tools, other.tools, SameTool) == own.tools.size();
+    }
+    for (size_t p = kStride - 1; p < ids.size(); p += kStride) holder[ids[p]] = i;
+    if (!ids.empty()) {
+      holder[ids.back()] = i;
+      holder[ids.front()] = i;
+    }
+  }
+  return refs;
+}
+
 // The payload's fields before the string table (the shard's settings, counts and files).
 void WriteHead(Writer& w, const Shard& shard) {
   const LoadedInput& in = shard.input;
@@ -330,9 +407,11 @@ void WriteHead(Writer& w, const Shard& shard) {
 
 // The records and the post-pass input, their repeated strings as indices into `table` (filled
 // by the first pass; the second finds the same indices).
-void WriteRecords(Writer& w, const LoadedInput& in, StringTable& table) {
+void WriteRecords(Writer& w, const LoadedInput& in, const std::vector<RecordRef>& refs,
+                  StringTable& table) {
   PromptFacts facts_scratch;  // ReadFacts's
-  for (const RequestRecord& r : in.records) {
+  for (size_t i = 0; i < in.records.size(); ++i) {
+    const RequestRecord& r = in.records[i];
     w.U64(r.line);
     w.F64(r.time_s);
     w.I64(r.input_tokens);
@@ -350,23 +429,33 @@ void WriteRecords(Writer& w, const LoadedInput& in, StringTable& table) {
     w.U8((r.has_time ? kHasTime : 0) | (r.exact_counts ? kExact : 0) |
          (r.truncated_body ? kTruncated : 0) | (r.subagent ? kSubagent : 0) |
          (r.replay_only ? kReplayOnly : 0));
+    // Block ids (version 6): the count, the reference, the ids taken from it, then the rest.
+    const RecordRef& ref = refs[i];
     w.U32(static_cast<uint32_t>(r.block_ids.size()));
-    w.U64s(r.block_ids.data(), r.block_ids.size());
-    // Cache-busters facts (version 2): segments 16 bytes each, tools 8 bytes each.
+    w.U32(ref.back);
+    w.U32(ref.ids);
+    w.U64s(r.block_ids.data() + ref.ids, r.block_ids.size() - ref.ids);
+    // Cache-busters facts (version 2): segments 16 bytes each, tools 8 bytes each; from version 6
+    // the segments taken from the reference and whether its tool list is this record's.
     const PromptFacts& facts = ReadFacts(r.facts, &facts_scratch);
     w.U32(static_cast<uint32_t>(facts.cache_control));
     w.U32(static_cast<uint32_t>(facts.segments.size()));
-    for (const SegmentFact& f : facts.segments) {
+    w.U32(ref.segments);
+    for (size_t k = ref.segments; k < facts.segments.size(); ++k) {
+      const SegmentFact& f = facts.segments[k];
       w.U32(f.digest);
       w.U32(f.masked_digest);
       w.U32(f.token_start);
       w.U32(static_cast<uint32_t>(f.item) | static_cast<uint32_t>(f.kind) << 16 |
             static_cast<uint32_t>(f.role) << 24);
     }
-    w.U32(static_cast<uint32_t>(facts.tools.size()));
-    for (const ToolFact& t : facts.tools) {
-      w.U32(t.name_digest);
-      w.U32(t.definition_digest);
+    w.U8(ref.tools);
+    if (!ref.tools) {
+      w.U32(static_cast<uint32_t>(facts.tools.size()));
+      for (const ToolFact& t : facts.tools) {
+        w.U32(t.name_digest);
+        w.U32(t.definition_digest);
+      }
     }
     // Provider-cache facts (version 3): request facts, blocks 13 bytes each, observations.
     const ProviderFacts& pf = r.provider;
@@ -401,12 +490,13 @@ void WriteRecords(Writer& w, const LoadedInput& in, StringTable& table) {
 
 // The payload around the records: the head, the string table and the record count before them,
 // the end mark after (records false: counts the rest, the records' size being known).
-void WritePayload(Writer& w, const Shard& shard, StringTable& table, bool records) {
+void WritePayload(Writer& w, const Shard& shard, const std::vector<RecordRef>& refs,
+                  StringTable& table, bool records) {
   WriteHead(w, shard);
   w.U32(static_cast<uint32_t>(table.strings().size()));
   for (const auto& str : table.strings()) w.Str(str);
   w.U64(shard.input.records.size());
-  if (records) WriteRecords(w, shard.input, table);
+  if (records) WriteRecords(w, shard.input, refs, table);
   w.U32(kEndMark);
 }
 
@@ -414,15 +504,16 @@ void WritePayload(Writer& w, const Shard& shard, StringTable& table, bool record
 
 size_t EncodeShardTo(const Shard& shard, const std::function<char*(size_t)>& allocate) {
   // First pass, counting: the records fill the string table, which precedes them.
+  const std::vector<RecordRef> refs = FindRefs(shard.input.records);
   StringTable table;
   Writer records;
-  WriteRecords(records, shard.input, table);
+  WriteRecords(records, shard.input, refs, table);
   Writer rest;
-  WritePayload(rest, shard, table, /*records=*/false);
+  WritePayload(rest, shard, refs, table, /*records=*/false);
   const size_t payload = records.size() + rest.size();
   char* out = allocate(kHeaderBytes + payload);
   Writer w(out + kHeaderBytes);
-  WritePayload(w, shard, table, /*records=*/true);
+  WritePayload(w, shard, refs, table, /*records=*/true);
   if (w.size() != payload) std::abort();  // the two passes run the same calls: never
   Writer h(out);
   h.Bytes(kShardMagic.data(), kShardMagic.size());
@@ -537,8 +628,10 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
     }
     return r.ok() ? strings[k] : std::string();
   };
-  // A record takes at least 94 bytes (no ids, no facts): the count is checked against that.
-  constexpr size_t kMinRecordBytes = 8 + 8 + 8 + 8 + 4 + 4 * 4 + 1 + 4 + 4 + 8 + 8 + 1 + 4 + 12;
+  // A record takes at least 103 bytes (no ids, no facts, the tool-list flag set): the count is
+  // checked against that.
+  constexpr size_t kMinRecordBytes =
+      8 + 8 + 8 + 8 + 4 + 4 * 4 + 1 + 4 + 4 + 8 + 8 + 1 + 3 * 4 + 3 * 4 + 1;
   const uint64_t nrec = r.Count(kMinRecordBytes, "records", /*wide=*/true);
   in.records.reserve(nrec);
   for (uint64_t i = 0; i < nrec && r.ok(); ++i) {
@@ -569,17 +662,45 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
       r.Fail("a record's time is not finite");
     if (r.ok() && rec.input_tokens < 0)
       r.Fail(fmt::format("record {} has {} input tokens", i + 1, rec.input_tokens));
-    const uint64_t ids = r.Count(8, "block ids");
-    rec.block_ids.resize(r.ok() ? ids : 0);
-    if (r.ok()) r.U64s(rec.block_ids.data(), ids, "block id");
+    // The reference (version 6): an earlier record; what is taken from it must exist there.
+    const uint32_t ids = r.U32("block ids");
+    const uint32_t back = r.U32("reference");
+    const uint32_t ref_ids = r.U32("block ids from the reference");
+    const RequestRecord* ref = nullptr;
+    if (r.ok() && back > in.records.size())
+      r.Fail(fmt::format("record {} refers to a record {} back", i + 1, back));
+    else if (back > 0)
+      ref = &in.records[in.records.size() - back];
+    if (r.ok() && (ref_ids > ids || ref_ids > (ref ? ref->block_ids.size() : 0)))
+      r.Fail(fmt::format("record {} takes {} of its {} block ids from a reference holding {}",
+                         i + 1, ref_ids, ids, ref ? ref->block_ids.size() : 0));
+    if (r.ok() && ids - ref_ids > r.left() / 8)
+      r.Fail(fmt::format("block ids: {} entries cannot fit in the {} bytes left", ids - ref_ids,
+                         r.left()));
+    if (r.ok()) {
+      rec.block_ids.resize(ids);
+      if (ref_ids > 0) std::copy_n(ref->block_ids.data(), ref_ids, rec.block_ids.data());
+      r.U64s(rec.block_ids.data() + ref_ids, ids - ref_ids, "block id");
+    }
     rec.facts.cache_control = static_cast<int32_t>(r.U32("cache_control position"));
     if (r.ok() && rec.facts.cache_control < -2)
       r.Fail(
           fmt::format("record {} has cache_control position {}", i + 1, rec.facts.cache_control));
-    const uint64_t nseg = r.Count(16, "segments");
-    rec.facts.segments.resize(r.ok() ? nseg : 0);
-    uint32_t prev_start = 0;
-    for (uint64_t k = 0; k < nseg && r.ok(); ++k) {
+    const uint32_t nseg = r.U32("segments");
+    const uint32_t ref_seg = r.U32("segments from the reference");
+    if (r.ok() && (ref_seg > nseg || ref_seg > (ref ? ref->facts.segments.size() : 0)))
+      r.Fail(fmt::format("record {} takes {} of its {} segments from a reference holding {}", i + 1,
+                         ref_seg, nseg, ref ? ref->facts.segments.size() : 0));
+    if (r.ok() && nseg - ref_seg > r.left() / 16)
+      r.Fail(fmt::format("segments: {} entries cannot fit in the {} bytes left", nseg - ref_seg,
+                         r.left()));
+    if (r.ok()) {
+      rec.facts.segments.resize(nseg);
+      if (ref_seg > 0)
+        std::copy_n(ref->facts.segments.begin(), ref_seg, rec.facts.segments.begin());
+    }
+    uint32_t prev_start = r.ok() && ref_seg > 0 ? rec.facts.segments[ref_seg - 1].token_start : 0;
+    for (uint64_t k = ref_seg; k < nseg && r.ok(); ++k) {
       SegmentFact& f = rec.facts.segments[k];
       f.digest = r.U32("segment digest");
       f.masked_digest = r.U32("segment masked digest");
@@ -596,11 +717,18 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
         r.Fail(fmt::format("record {} segment {} starts before the one before it", i + 1, k + 1));
       prev_start = f.token_start;
     }
-    const uint64_t ntools = r.Count(8, "tools");
-    rec.facts.tools.resize(r.ok() ? ntools : 0);
-    for (uint64_t k = 0; k < ntools && r.ok(); ++k) {
-      rec.facts.tools[k].name_digest = r.U32("tool name digest");
-      rec.facts.tools[k].definition_digest = r.U32("tool definition digest");
+    const bool ref_tools = r.Bool("tools from the reference");
+    if (r.ok() && ref_tools && (!ref || ref->facts.tools.empty()))
+      r.Fail(fmt::format("record {} takes its tools from a reference without tools", i + 1));
+    if (r.ok() && ref_tools) {
+      rec.facts.tools = ref->facts.tools;
+    } else {
+      const uint64_t ntools = r.Count(8, "tools");
+      rec.facts.tools.resize(r.ok() ? ntools : 0);
+      for (uint64_t k = 0; k < ntools && r.ok(); ++k) {
+        rec.facts.tools[k].name_digest = r.U32("tool name digest");
+        rec.facts.tools[k].definition_digest = r.U32("tool definition digest");
+      }
     }
     ProviderFacts& pf = rec.provider;
     rec.file = r.U32("file index");

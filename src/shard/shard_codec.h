@@ -3,7 +3,8 @@
 //   the payload (zlib's) | payload
 // The payload is the Shard field by field (shard_codec.cc lists the order): strings as u32 length
 // + bytes, the records' repeated strings (models, conversation keys, session fields, types) as
-// indices into one string table, block ids as u64 each. Loading checks the magic, version, size and
+// indices into one string table, block ids as u64 each (those a record shares with its reference,
+// an earlier record, as a count). Loading checks the magic, version, size and
 // checksum first, then every count against the bytes left, so a truncated or corrupt shard is a
 // Corrupt status naming the shard and the byte offset, never a crash or a huge allocation.
 // Hand-written: the format is ~200 lines and must report offsets; a general serialiser (cereal,
@@ -28,7 +29,10 @@ inline constexpr std::string_view kShardMagic = "LTLSHRD\n";
 // with different layouts are refused together.
 // Version 5: and, after the formats flag, the piece index and whether the per-file time steps are
 // left to the join of a file's pieces (read/record_boundaries.h).
-inline constexpr uint32_t kShardVersion = 5;
+// Version 6: a record may take its leading block ids and segments, and its tool list, from an
+// earlier record of the shard (a count back to it, and how many of each), so a conversation's
+// turns no longer repeat the prompt before them (shard_codec.cc's RecordRef).
+inline constexpr uint32_t kShardVersion = 6;
 
 std::string EncodeShard(const Shard& shard);
 // The same bytes written once into the buffer allocate(size) returns (e.g. a Python bytes

@@ -266,5 +266,113 @@ TEST(ShardCodec, CountBeyondTheFileIsRefusedBeforeAllocating) {
   EXPECT_NE(d.status().message().find("c.ltlshard: offset "), std::string::npos);
 }
 
+// Three turns of one conversation, each repeating the turn before and adding to it, between turns
+// of another conversation: each turn is stored as a reference to its previous turn plus its own
+// new ids and segments (version 6), so the shard is much shorter than the ids themselves, and
+// every id, segment and tool comes back where it was.
+Shard Conversations() {
+  Shard s = Sample();
+  s.input.post_pass_pending = false;
+  s.input.post_pass = GatewayPostPass();
+  s.input.records.clear();
+  std::vector<uint64_t> ids_a, ids_b;
+  std::vector<SegmentFact> seg_a, seg_b;
+  const std::vector<ToolFact> tools = {ToolFact{1, 2}, ToolFact{3, 4}};
+  for (int turn = 0; turn < 3; ++turn) {
+    for (int c = 0; c < 2; ++c) {
+      std::vector<uint64_t>& ids = c == 0 ? ids_a : ids_b;
+      std::vector<SegmentFact>& seg = c == 0 ? seg_a : seg_b;
+      for (uint64_t k = 0; k < 500; ++k)
+        ids.push_back((uint64_t{1} << 63) | (uint64_t(c) << 40) | (uint64_t(turn) << 20) | k);
+      seg.push_back(SegmentFact{uint32_t(100 * turn + c), 7, uint32_t(seg.size() * 10), 0, 1, 1});
+      RequestRecord r;
+      r.line = s.input.records.size() + 2;
+      r.block_size = 16;
+      r.input_tokens = static_cast<int64_t>(ids.size()) * 16;
+      r.conversation = c == 0 ? "conv-a" : "conv-b";
+      r.block_ids = ids;
+      r.facts.segments = seg;
+      r.facts.tools = tools;
+      s.input.records.push_back(r);
+    }
+  }
+  return s;
+}
+
+TEST(ShardCodec, TurnsTakeTheirPrefixFromThePreviousTurn) {
+  const Shard s = Conversations();
+  size_t id_bytes = 0;
+  for (const RequestRecord& r : s.input.records) id_bytes += r.block_ids.size() * 8;
+  const std::string bytes = EncodeShard(s);
+  // Only each turn's 500 new ids are written: 6 x 500 x 8 bytes of the 42,000 ids' bytes.
+  EXPECT_LT(bytes.size(), 6 * 500 * 8 + 2000) << id_bytes;
+  EXPECT_GT(id_bytes, 40000u);
+  auto d = DecodeShard(bytes, "c.ltlshard");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ASSERT_EQ(d->input.records.size(), s.input.records.size());
+  for (size_t i = 0; i < s.input.records.size(); ++i) {
+    const RequestRecord& a = s.input.records[i];
+    const RequestRecord& b = d->input.records[i];
+    EXPECT_EQ(b.conversation, a.conversation) << i;
+    EXPECT_EQ(b.block_ids, a.block_ids) << i;
+    ASSERT_EQ(b.facts.segments.size(), a.facts.segments.size()) << i;
+    for (size_t k = 0; k < a.facts.segments.size(); ++k) {
+      EXPECT_EQ(b.facts.segments[k].digest, a.facts.segments[k].digest) << i;
+      EXPECT_EQ(b.facts.segments[k].token_start, a.facts.segments[k].token_start) << i;
+    }
+    ASSERT_EQ(b.facts.tools.size(), 2u) << i;
+    EXPECT_EQ(b.facts.tools[1].definition_digest, 4u) << i;
+  }
+  EXPECT_EQ(EncodeShard(*d), bytes);
+}
+
+// The payload of `bytes` re-sealed with a correct checksum after `edit` changed it.
+std::string Reseal(std::string bytes) {
+  std::string payload = bytes.substr(28);
+  uLong c = crc32(0L, Z_NULL, 0);
+  c = crc32(c, reinterpret_cast<const Bytef*>(payload.data()), static_cast<uInt>(payload.size()));
+  for (int i = 0; i < 4; ++i) bytes[24 + i] = static_cast<char>(c >> (8 * i));
+  return bytes;
+}
+
+// A reference before the first record, or more ids or segments taken from it than it holds, is a
+// Corrupt status naming the record, not a read outside the records.
+TEST(ShardCodec, ReferenceBeyondTheRecordsOrTheirIdsIsRefused) {
+  const Shard s = Conversations();
+  const std::string bytes = EncodeShard(s);
+  // The first id written for the third record (conv-a's second turn: its own 500 new ids follow
+  // the 500 taken from the first record), located by its value; before it: count, back, taken.
+  const uint64_t first_new = (uint64_t{1} << 63) | (uint64_t{1} << 20);
+  const std::string needle(reinterpret_cast<const char*>(&first_new), 8);
+  const size_t at = bytes.find(needle);
+  ASSERT_NE(at, std::string::npos);
+  auto put32 = [](std::string* b, size_t off, uint32_t v) {
+    for (int i = 0; i < 4; ++i) (*b)[off + i] = static_cast<char>(v >> (8 * i));
+  };
+  auto get32 = [&](size_t off) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v |= uint32_t(static_cast<uint8_t>(bytes[off + i])) << (8 * i);
+    return v;
+  };
+  ASSERT_EQ(get32(at - 12), 1000u);  // its ids
+  ASSERT_EQ(get32(at - 8), 2u);      // two records back: conv-a's first turn
+  ASSERT_EQ(get32(at - 4), 500u);    // the ids taken from it
+  std::string far = bytes;
+  put32(&far, at - 8, 3);
+  auto d = DecodeShard(Reseal(far), "r.ltlshard");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.status().message().find("record 3 refers to a record 3 back"), std::string::npos)
+      << d.status().message();
+  std::string many = bytes;
+  put32(&many, at - 4, 501);
+  d = DecodeShard(Reseal(many), "r.ltlshard");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(
+      d.status().message().find("takes 501 of its 1000 block ids from a reference holding 500"),
+      std::string::npos)
+      << d.status().message();
+  EXPECT_EQ(d.status().code(), Status::Code::kCorrupt);
+}
+
 }  // namespace
 }  // namespace ltl
