@@ -14,6 +14,7 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <unordered_map>
 
 #include "common/atomic_file.h"
@@ -634,6 +635,10 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
       8 + 8 + 8 + 8 + 4 + 4 * 4 + 1 + 4 + 4 + 8 + 8 + 1 + 3 * 4 + 3 * 4 + 1;
   const uint64_t nrec = r.Count(kMinRecordBytes, "records", /*wide=*/true);
   in.records.reserve(nrec);
+  std::shared_ptr<FactsStore> store;  // the records' facts, made at the first record with any
+  std::vector<uint32_t> entries;      // per record: its store entry (kNoEntry: no lists)
+  entries.reserve(nrec);
+  PromptFacts ref_facts;  // ReadFacts's scratch
   for (uint64_t i = 0; i < nrec && r.ok(); ++i) {
     RequestRecord rec;
     rec.line = r.U64("line");
@@ -688,16 +693,17 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
           fmt::format("record {} has cache_control position {}", i + 1, rec.facts.cache_control));
     const uint32_t nseg = r.U32("segments");
     const uint32_t ref_seg = r.U32("segments from the reference");
-    if (r.ok() && (ref_seg > nseg || ref_seg > (ref ? ref->facts.segments.size() : 0)))
+    // The reference's lists (from the shard's store, where it went: below).
+    const PromptFacts* rf = ref ? &ReadFacts(ref->facts, &ref_facts) : nullptr;
+    if (r.ok() && (ref_seg > nseg || ref_seg > (rf ? rf->segments.size() : 0)))
       r.Fail(fmt::format("record {} takes {} of its {} segments from a reference holding {}", i + 1,
-                         ref_seg, nseg, ref ? ref->facts.segments.size() : 0));
+                         ref_seg, nseg, rf ? rf->segments.size() : 0));
     if (r.ok() && nseg - ref_seg > r.left() / 16)
       r.Fail(fmt::format("segments: {} entries cannot fit in the {} bytes left", nseg - ref_seg,
                          r.left()));
     if (r.ok()) {
       rec.facts.segments.resize(nseg);
-      if (ref_seg > 0)
-        std::copy_n(ref->facts.segments.begin(), ref_seg, rec.facts.segments.begin());
+      if (ref_seg > 0) std::copy_n(rf->segments.begin(), ref_seg, rec.facts.segments.begin());
     }
     uint32_t prev_start = r.ok() && ref_seg > 0 ? rec.facts.segments[ref_seg - 1].token_start : 0;
     for (uint64_t k = ref_seg; k < nseg && r.ok(); ++k) {
@@ -718,10 +724,10 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
       prev_start = f.token_start;
     }
     const bool ref_tools = r.Bool("tools from the reference");
-    if (r.ok() && ref_tools && (!ref || ref->facts.tools.empty()))
+    if (r.ok() && ref_tools && (!rf || rf->tools.empty()))
       r.Fail(fmt::format("record {} takes its tools from a reference without tools", i + 1));
     if (r.ok() && ref_tools) {
-      rec.facts.tools = ref->facts.tools;
+      rec.facts.tools = rf->tools;
     } else {
       const uint64_t ntools = r.Count(8, "tools");
       rec.facts.tools.resize(r.ok() ? ntools : 0);
@@ -760,6 +766,21 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
                            i + 1, k + 1, b.breakpoint));
       prev_end = b.tokens;
     }
+    // The lists go to the shard's store, sharing the reference's leading segments (as the read
+    // shares them: ingest/facts_sharer.h), so a loaded shard holds a conversation's repeated
+    // segments once, not once per turn.
+    uint32_t entry = FactsStore::kNoEntry;
+    if (r.ok() && !(rec.facts.segments.empty() && rec.facts.tools.empty())) {
+      if (!store) store = std::make_shared<FactsStore>();
+      const uint32_t parent = ref ? entries[in.records.size() - back] : FactsStore::kNoEntry;
+      const size_t list_bytes = rec.facts.bytes();
+      entry = store->Add(rec.facts, parent,
+                         static_cast<uint32_t>(std::min<size_t>(list_bytes, UINT32_MAX)));
+      std::vector<SegmentFact>().swap(rec.facts.segments);
+      std::vector<ToolFact>().swap(rec.facts.tools);
+      rec.facts.shared = SharedFacts{store, entry};
+    }
+    entries.push_back(entry);
     in.records.push_back(std::move(rec));
   }
   in.post_pass_pending = r.Bool("post-pass flag");

@@ -5,6 +5,7 @@
 
 #include <zlib.h>
 
+#include "common/facts_store.h"
 #include "shard/shard_codec.h"
 
 namespace ltl {
@@ -171,10 +172,13 @@ TEST(ShardCodec, EveryFieldRoundTrips) {
   EXPECT_EQ(rb.tools_digest, ra.tools_digest);
   EXPECT_EQ(rb.truncated_body, ra.truncated_body);
   EXPECT_EQ(rb.facts.cache_control, 4);
-  ASSERT_EQ(rb.facts.segments.size(), 3u);
+  PromptFacts scratch;
+  const PromptFacts& facts_b =
+      ReadFacts(rb.facts, &scratch);  // the lists went to the shard's store
+  ASSERT_EQ(facts_b.segments.size(), 3u);
   for (size_t k = 0; k < 3; ++k) {
     const SegmentFact& x = ra.facts.segments[k];
-    const SegmentFact& y = rb.facts.segments[k];
+    const SegmentFact& y = facts_b.segments[k];
     EXPECT_EQ(y.digest, x.digest);
     EXPECT_EQ(y.masked_digest, x.masked_digest);
     EXPECT_EQ(y.token_start, x.token_start);
@@ -182,9 +186,9 @@ TEST(ShardCodec, EveryFieldRoundTrips) {
     EXPECT_EQ(y.kind, x.kind);
     EXPECT_EQ(y.role, x.role);
   }
-  ASSERT_EQ(rb.facts.tools.size(), 2u);
-  EXPECT_EQ(rb.facts.tools[1].name_digest, 13u);
-  EXPECT_EQ(rb.facts.tools[1].definition_digest, 0xffffffffu);
+  ASSERT_EQ(facts_b.tools.size(), 2u);
+  EXPECT_EQ(facts_b.tools[1].name_digest, 13u);
+  EXPECT_EQ(facts_b.tools[1].definition_digest, 0xffffffffu);
   EXPECT_EQ(rb.provider.cache_key, 0x1234567890abcdefull);
   EXPECT_TRUE(rb.provider.retention_24h);
   EXPECT_EQ(rb.provider.automatic, 2);
@@ -196,7 +200,7 @@ TEST(ShardCodec, EveryFieldRoundTrips) {
   EXPECT_EQ(rb.provider.observed_write_1h, 40);
   EXPECT_EQ(rb.provider.bad_observation, BadObservation::kAbovePrompt);
   EXPECT_EQ(b.records[1].facts.cache_control, -1);
-  EXPECT_TRUE(b.records[1].facts.segments.empty());
+  EXPECT_TRUE(b.records[1].facts.empty());
   EXPECT_TRUE(b.records[1].subagent);
   EXPECT_FALSE(b.records[1].has_time);
   EXPECT_EQ(b.records[1].output_tokens, -1);
@@ -315,14 +319,22 @@ TEST(ShardCodec, TurnsTakeTheirPrefixFromThePreviousTurn) {
     const RequestRecord& b = d->input.records[i];
     EXPECT_EQ(b.conversation, a.conversation) << i;
     EXPECT_EQ(b.block_ids, a.block_ids) << i;
-    ASSERT_EQ(b.facts.segments.size(), a.facts.segments.size()) << i;
+    PromptFacts scratch;
+    const PromptFacts& fb = ReadFacts(b.facts, &scratch);
+    ASSERT_EQ(fb.segments.size(), a.facts.segments.size()) << i;
     for (size_t k = 0; k < a.facts.segments.size(); ++k) {
-      EXPECT_EQ(b.facts.segments[k].digest, a.facts.segments[k].digest) << i;
-      EXPECT_EQ(b.facts.segments[k].token_start, a.facts.segments[k].token_start) << i;
+      EXPECT_EQ(fb.segments[k].digest, a.facts.segments[k].digest) << i;
+      EXPECT_EQ(fb.segments[k].token_start, a.facts.segments[k].token_start) << i;
     }
-    ASSERT_EQ(b.facts.tools.size(), 2u) << i;
-    EXPECT_EQ(b.facts.tools[1].definition_digest, 4u) << i;
+    ASSERT_EQ(fb.tools.size(), 2u) << i;
+    EXPECT_EQ(fb.tools[1].definition_digest, 4u) << i;
+    // As the read does (ingest/facts_sharer.h), the loaded shard keeps its lists in one store,
+    // each turn's shared segments once: 2 conversations x 3 turns of 1 new segment each.
+    ASSERT_TRUE(b.facts.shared.store) << i;
+    EXPECT_TRUE(b.facts.segments.empty()) << i;
   }
+  EXPECT_EQ(d->input.records.front().facts.shared.store->kept_segments(), 6u);
+  EXPECT_EQ(d->input.records.front().facts.shared.store->tool_lists(), 2u);  // {} and the list
   EXPECT_EQ(EncodeShard(*d), bytes);
 }
 
