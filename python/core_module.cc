@@ -246,11 +246,12 @@ struct StreamPull {
         const std::string_view view(PyBytes_AS_STRING(item.ptr()),
                                     static_cast<size_t>(PyBytes_GET_SIZE(item.ptr())));
         py::gil_scoped_release release;  // `item` holds the bytes meanwhile
-        s = ltl::DecodeShard(view, name);
+        // The run interns it next (pipeline/run_inputs.h): shared ids stay out (shard.h).
+        s = ltl::DecodeShard(view, name, /*leave_shared_ids=*/true);
       } else if (py::isinstance<py::str>(item)) {
         const std::string path = item.cast<std::string>();
         py::gil_scoped_release release;
-        s = ltl::ReadShardFile(path);
+        s = ltl::ReadShardFile(path, /*leave_shared_ids=*/true);
       } else if (py::isinstance<PyShard>(item)) {
         s = item.cast<std::shared_ptr<PyShard>>()->shard;  // a copy: the object stays
       } else {

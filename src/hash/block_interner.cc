@@ -2,6 +2,7 @@
 #include "hash/block_interner.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "common/huge_pages.h"
 #include "common/mix64.h"
@@ -96,13 +97,34 @@ std::vector<uint8_t> BlockInterner::SampleMarks() const {
 }
 
 void BlockInterner::Add(const std::vector<uint64_t>& ids) {
-  Entry e;
-  accesses_ += ids.size();
+  scratch_.clear();
+  Continue(ids.data(), ids.size(), 0, kNone, true);
+}
+
+void BlockInterner::AddSharing(size_t ref, uint32_t shared, const std::vector<uint64_t>& rest) {
+  Materialize(ref, &ref_ids_);
+  if (sampling_ || shared > ref_ids_.size()) std::abort();  // callers' contract: never
   scratch_.clear();
   bool chain = true;
   uint32_t prev = kNone;
-  for (size_t j = 0; j < ids.size(); ++j) {
-    const uint64_t id = ids[j];
+  // As Add would find them: each is in the table, after the one before it (or not: a chain break).
+  for (uint32_t k = 0; k < shared; ++k) {
+    const uint32_t d = ref_ids_[k];
+    if (k > 0 && parent_[d] != prev) chain = false;
+    scratch_.push_back(d);
+    prev = d;
+  }
+  accesses_ += shared;
+  Continue(rest.data(), rest.size(), shared, prev, chain);
+}
+
+void BlockInterner::Continue(const uint64_t* ids, size_t n, size_t first, uint32_t prev,
+                             bool chain) {
+  Entry e;
+  accesses_ += n;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t j = first + i;
+    const uint64_t id = ids[i];
     uint64_t key = 0;
     if (sampling_) {
       key = SampleKey(id);

@@ -52,6 +52,11 @@ class BlockInterner {
 
   // The next record's ids (one call per record, in the order of the record vector, ids or not).
   void Add(const std::vector<uint64_t>& ids);
+  // The same for a record whose first `shared` ids are those of record `ref` (an earlier one) and
+  // whose other ids are `rest`: the shared ids' provisional ids are ref's, so they are neither
+  // looked up nor needed as 64-bit ids (a shard's turns sharing their previous turn's prompt,
+  // shard/shard_codec.h). Not with sampling (the left-out ids' keys are not known).
+  void AddSharing(size_t ref, uint32_t shared, const std::vector<uint64_t>& rest);
 
   size_t records() const { return entries_.size(); }
   uint32_t distinct_blocks() const { return static_cast<uint32_t>(parent_.size()); }
@@ -80,6 +85,9 @@ class BlockInterner {
     uint64_t flat = kNotFlat;  // else: offset of its ids in flat_
   };
   uint32_t Intern(uint64_t id, uint32_t prev, bool* inserted);
+  // Add's loop over ids[0..n) at positions from `first`, after the ids in scratch_ (prev the last
+  // of them, chain whether they form one); then the entry.
+  void Continue(const uint64_t* ids, size_t n, size_t first, uint32_t prev, bool chain);
   void Grow();
 
   // Open addressing with linear probing over provisional ids: 4 bytes per slot and a tag byte
@@ -98,6 +106,7 @@ class BlockInterner {
   std::vector<Entry> entries_;
   std::vector<uint32_t> flat_;
   std::vector<uint32_t> scratch_;
+  std::vector<uint32_t> ref_ids_;  // AddSharing's: the reference's provisional ids
   uint64_t accesses_ = 0;
   // Sampling.
   bool sampling_ = false;

@@ -17,11 +17,10 @@ Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vecto
   const std::string own_tokenizer = ctx->gateway.tokenizer ? ctx->gateway.tokenizer->name() : "";
   std::optional<uint64_t> salt_check;  // the run's salt, loaded once (at the first gateway log)
   auto intern = [ctx](Shard* part) {
-    if (!ctx->interner) return;
-    for (RequestRecord& r : part->input.records) {  // interned now, in input order
-      ctx->interner->Add(r.block_ids);
-      std::vector<uint64_t>().swap(r.block_ids);
-    }
+    if (ctx->interner)
+      InternShard(part, ctx->interner);  // interned now, in input order
+    else
+      RestoreSharedIds(part);  // ids kept in the records: whole
   };
   for (const InputName& input : inputs) {
     IngestContext file_ctx = *ctx;
@@ -31,7 +30,7 @@ Result<RunInputs> LoadRunInputs(const std::vector<InputName>& inputs, std::vecto
     file_ctx.gateway.defer_post_pass = true;
     Shard part;
     if (input.path != "-" && IsShardFile(input.path)) {
-      auto shard = ReadShardFile(input.path);
+      auto shard = ReadShardFile(input.path, /*leave_shared_ids=*/true);  // intern() next
       if (!shard.ok()) return shard.status();
       part = std::move(shard).value();
       part.origin = input.name;

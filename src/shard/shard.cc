@@ -10,6 +10,36 @@
 
 namespace ltl {
 
+void RestoreSharedIds(Shard* shard) {
+  if (shard->id_prefixes.empty()) return;
+  std::vector<RequestRecord>& records = shard->input.records;
+  std::vector<uint64_t> whole;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const SharedIdPrefix p = shard->id_prefixes[i];
+    if (p.count == 0) continue;
+    const std::vector<uint64_t>& from = records[i - p.back].block_ids;  // whole already
+    whole.assign(from.begin(), from.begin() + p.count);
+    whole.insert(whole.end(), records[i].block_ids.begin(), records[i].block_ids.end());
+    records[i].block_ids.swap(whole);
+  }
+  std::vector<SharedIdPrefix>().swap(shard->id_prefixes);
+}
+
+void InternShard(Shard* shard, BlockInterner* interner) {
+  if (interner->sampling()) RestoreSharedIds(shard);
+  const size_t base = interner->records();
+  std::vector<RequestRecord>& records = shard->input.records;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const SharedIdPrefix p = shard->id_prefixes.empty() ? SharedIdPrefix{} : shard->id_prefixes[i];
+    if (p.count > 0)
+      interner->AddSharing(base + i - p.back, p.count, records[i].block_ids);
+    else
+      interner->Add(records[i].block_ids);
+    std::vector<uint64_t>().swap(records[i].block_ids);
+  }
+  std::vector<SharedIdPrefix>().swap(shard->id_prefixes);
+}
+
 uint64_t SaltCheck(const SipKey& key) {
   // Any fixed message: the digest tells keys apart without revealing one.
   uint64_t d = SipHash24(key, std::string_view("llmtrafficlens shard salt check"));
@@ -55,6 +85,8 @@ uint32_t BlockSizeOf(const Shard& s) {
 // Appends piece `b` of a file to `a` (its earlier pieces): records, post-pass input and counts,
 // as the file's read in one piece gives them (read/record_boundaries.h).
 Status JoinPiece(Shard* a, Shard b) {
+  RestoreSharedIds(a);  // the records' references are counted within each piece
+  RestoreSharedIds(&b);
   LoadedInput& x = a->input;
   LoadedInput& y = b.input;
   const std::string name = OriginOf(b);
@@ -172,11 +204,8 @@ Result<LoadedInput> MergeShards(std::vector<Shard> shards, BlockInterner* intern
             name, b, block_size_name, block_size));
       }
     }
-    if (interner)
-      for (RequestRecord& r : s.input.records) {
-        interner->Add(r.block_ids);
-        std::vector<uint64_t>().swap(r.block_ids);
-      }
+    if (interner) InternShard(&s, interner);
+    RestoreSharedIds(&s);  // ids kept in the records: whole
     parts.push_back(std::move(s.input));
   }
   return MergeInputs(std::move(parts));

@@ -18,12 +18,23 @@
 
 namespace ltl {
 
+// A record whose first `count` block ids are those of the record `back` records before it in the
+// same shard (shard_codec.h, version 6), left out of its block_ids by a decode for interning.
+struct SharedIdPrefix {
+  uint32_t back = 0;
+  uint32_t count = 0;
+};
+
 struct Shard {
   LoadedInput input;          // post-pass pending (gateway logs), block ids kept in the records
   std::string tokenizer;      // the --tokenizer that cut gateway prompts ("" = none)
   uint64_t salt_check = 0;    // gateway logs: a keyed digest of a constant (0 = hashed trace), so
                               // shards hashed with different salts are refused together
   std::string template_name;  // gateway logs: the --template layout setting ("" = not known)
+  // Not serialised: per record, the ids its block_ids leave out (empty: every record's ids are
+  // whole). Only a decode for interning leaves them out (DecodeShard's leave_shared_ids):
+  // InternShard takes them from the interner, RestoreSharedIds puts them back.
+  std::vector<SharedIdPrefix> id_prefixes;
   // Not serialised: how merge messages name this shard (its file, or the log read directly;
   // "" = the first input file's name).
   std::string origin;
@@ -46,6 +57,14 @@ Result<Shard> HashShard(const std::string& path, InputFormat format, IngestConte
 //   Profile p = AnalyzeInput(in, trace, MergedSkips(in), options);      // analyze/analyze_input.h
 //   std::string json = RenderReportJson(p);                             // report/report_json.h
 Result<LoadedInput> MergeShards(std::vector<Shard> shards, BlockInterner* interner);
+
+// Interns the shard's records' block ids, in order, into *interner and drops them; ids a record
+// shares with an earlier one (id_prefixes) are taken as that record's without a lookup, unless
+// the interner samples (then they are put back first).
+void InternShard(Shard* shard, BlockInterner* interner);
+// Puts the ids id_prefixes left out back into the records' block_ids (in record order, each from
+// its reference's whole ids), and clears id_prefixes.
+void RestoreSharedIds(Shard* shard);
 
 // The digest stored in Shard::salt_check for a salt key.
 uint64_t SaltCheck(const SipKey& key);

@@ -534,7 +534,7 @@ std::string EncodeShard(const Shard& shard) {
   return out;
 }
 
-Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
+Result<Shard> DecodeShard(std::string_view bytes, const std::string& name, bool leave_shared_ids) {
   if (bytes.size() < kShardMagic.size() || bytes.substr(0, kShardMagic.size()) != kShardMagic)
     return Status::Corrupt(
         fmt::format("{}: offset 0: not a shard (no llmtrafficlens shard header)", name));
@@ -638,6 +638,8 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
   std::shared_ptr<FactsStore> store;  // the records' facts, made at the first record with any
   std::vector<uint32_t> entries;      // per record: its store entry (kNoEntry: no lists)
   entries.reserve(nrec);
+  std::vector<uint32_t> id_counts;  // per record: its ids, left out ones included
+  id_counts.reserve(nrec);
   PromptFacts ref_facts;  // ReadFacts's scratch
   for (uint64_t i = 0; i < nrec && r.ok(); ++i) {
     RequestRecord rec;
@@ -676,17 +678,26 @@ Result<Shard> DecodeShard(std::string_view bytes, const std::string& name) {
       r.Fail(fmt::format("record {} refers to a record {} back", i + 1, back));
     else if (back > 0)
       ref = &in.records[in.records.size() - back];
-    if (r.ok() && (ref_ids > ids || ref_ids > (ref ? ref->block_ids.size() : 0)))
+    const uint32_t ref_holds = ref ? id_counts[in.records.size() - back] : 0;
+    if (r.ok() && (ref_ids > ids || ref_ids > ref_holds))
       r.Fail(fmt::format("record {} takes {} of its {} block ids from a reference holding {}",
-                         i + 1, ref_ids, ids, ref ? ref->block_ids.size() : 0));
+                         i + 1, ref_ids, ids, ref_holds));
     if (r.ok() && ids - ref_ids > r.left() / 8)
       r.Fail(fmt::format("block ids: {} entries cannot fit in the {} bytes left", ids - ref_ids,
                          r.left()));
-    if (r.ok()) {
+    if (r.ok() && leave_shared_ids && ref_ids > 0) {
+      // Only the rest; the reference and count go to id_prefixes (one per record from here on).
+      shard.id_prefixes.resize(in.records.size());
+      shard.id_prefixes.push_back(SharedIdPrefix{back, ref_ids});
+      rec.block_ids.resize(ids - ref_ids);
+      r.U64s(rec.block_ids.data(), ids - ref_ids, "block id");
+    } else if (r.ok()) {
+      if (!shard.id_prefixes.empty()) shard.id_prefixes.emplace_back();
       rec.block_ids.resize(ids);
       if (ref_ids > 0) std::copy_n(ref->block_ids.data(), ref_ids, rec.block_ids.data());
       r.U64s(rec.block_ids.data() + ref_ids, ids - ref_ids, "block id");
     }
+    id_counts.push_back(ids);
     rec.facts.cache_control = static_cast<int32_t>(r.U32("cache_control position"));
     if (r.ok() && rec.facts.cache_control < -2)
       r.Fail(
@@ -816,7 +827,7 @@ Status WriteShardFile(const std::string& path, const Shard& shard) {
   return WriteFileAtomically(path, EncodeShard(shard));
 }
 
-Result<Shard> ReadShardFile(const std::string& path) {
+Result<Shard> ReadShardFile(const std::string& path, bool leave_shared_ids) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return Status::IoError(fmt::format("{}: cannot open the shard", path));
   // Read whole at the size the file has (one buffer, one pass), then whatever follows if it grew.
@@ -830,7 +841,7 @@ Result<Shard> ReadShardFile(const std::string& path) {
   }
   if (f) bytes.append(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
   if (f.bad()) return Status::IoError(fmt::format("{}: cannot read the shard", path));
-  auto shard = DecodeShard(bytes, path);
+  auto shard = DecodeShard(bytes, path, leave_shared_ids);
   if (shard.ok()) shard->origin = path;
   return shard;
 }

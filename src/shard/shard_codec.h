@@ -39,12 +39,16 @@ std::string EncodeShard(const Shard& shard);
 // object's), the size being counted first: no growing buffer and no copies, which cost a page
 // fault per 4 KiB each (~15 us on the 2-core VM of docs/PERFORMANCE.md). Returns the size.
 size_t EncodeShardTo(const Shard& shard, const std::function<char*(size_t)>& allocate);
-// `name` is how messages name the shard (its path).
-Result<Shard> DecodeShard(std::string_view bytes, const std::string& name);
+// `name` is how messages name the shard (its path). With leave_shared_ids, the ids a record shares
+// with its reference are left out of its block_ids and listed in Shard::id_prefixes, for
+// InternShard (shard.h), which takes them from the interner: no 64-bit copy of them is made. Such
+// a shard is interned (or RestoreSharedIds'd) before anything else reads or encodes its ids.
+Result<Shard> DecodeShard(std::string_view bytes, const std::string& name,
+                          bool leave_shared_ids = false);
 
 // Writes the shard atomically (temp file + rename); reads one back.
 Status WriteShardFile(const std::string& path, const Shard& shard);
-Result<Shard> ReadShardFile(const std::string& path);
+Result<Shard> ReadShardFile(const std::string& path, bool leave_shared_ids = false);
 // Whether `path` is a regular file starting with the shard magic (false for unreadable files,
 // FIFOs and devices, which are never peeked at).
 bool IsShardFile(const std::string& path);

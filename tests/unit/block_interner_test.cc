@@ -129,6 +129,57 @@ TEST(BlockInterner, RandomMixturesMatchThePlainRemap) {
   }
 }
 
+// AddSharing (a record given as an earlier record's first ids plus its own rest) interns exactly
+// as Add given the whole ids: the same provisional ids, parents, chain flags and counts, for
+// chained records, records with broken chains and repeats, and references of either kind.
+TEST(BlockInterner, SharingAPrefixWithAnEarlierRecordIsAddOfTheWholeIds) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::vector<uint64_t>> recs;
+    std::vector<std::vector<uint64_t>> convs(5);
+    uint64_t next = 1;
+    for (int i = 0; i < 200; ++i) {
+      auto& c = convs[rng() % convs.size()];
+      if (rng() % 10 == 0) c.clear();
+      const int grow = static_cast<int>(rng() % 6);
+      for (int k = 0; k < grow; ++k) c.push_back(next++);
+      std::vector<uint64_t> ids = c;
+      if (rng() % 8 == 0 && !ids.empty()) ids[rng() % ids.size()] = rng() % 50 + 1;  // break chains
+      if (rng() % 8 == 0 && ids.size() > 2) ids.erase(ids.begin());                  // suffixes
+      recs.push_back(ids);
+    }
+    BlockInterner whole, sharing;
+    for (size_t i = 0; i < recs.size(); ++i) {
+      whole.Add(recs[i]);
+      const size_t ref = i > 0 ? rng() % i : 0;
+      uint32_t shared = 0;
+      if (i > 0)
+        while (shared < recs[i].size() && shared < recs[ref].size() &&
+               recs[i][shared] == recs[ref][shared])
+          ++shared;
+      if (shared == 0) {
+        sharing.Add(recs[i]);
+      } else {
+        const std::vector<uint64_t> rest(recs[i].begin() + shared, recs[i].end());
+        sharing.AddSharing(ref, shared, rest);
+      }
+    }
+    ASSERT_EQ(sharing.records(), whole.records());
+    ASSERT_EQ(sharing.distinct_blocks(), whole.distinct_blocks());
+    EXPECT_EQ(sharing.block_accesses(), whole.block_accesses());
+    EXPECT_EQ(sharing.flat_accesses(), whole.flat_accesses());
+    for (uint32_t p = 0; p < whole.distinct_blocks(); ++p)
+      ASSERT_EQ(sharing.parent(p), whole.parent(p)) << p;
+    std::vector<uint32_t> a, b;
+    for (size_t r = 0; r < whole.records(); ++r) {
+      EXPECT_EQ(sharing.chained(r), whole.chained(r)) << r;
+      whole.Materialize(r, &a);
+      sharing.Materialize(r, &b);
+      ASSERT_EQ(b, a) << "record " << r;
+    }
+  }
+}
+
 // The id table's tag bytes (block_interner.cc) only speed up lookups: over enough distinct blocks
 // to grow the table many times (so slots with equal tags and long probe sequences occur), every
 // record's provisional ids are the first-seen numbering a plain hash map gives.

@@ -338,6 +338,38 @@ TEST(ShardCodec, TurnsTakeTheirPrefixFromThePreviousTurn) {
   EXPECT_EQ(EncodeShard(*d), bytes);
 }
 
+// Decoded for interning, a shard leaves out the ids each turn shares with its reference; interning
+// it takes them from the interner and gives what interning the whole ids gives, and putting them
+// back gives the whole ids.
+TEST(ShardCodec, IdsLeftOutForInterningInternAsTheWholeIds) {
+  const Shard s = Conversations();
+  const std::string bytes = EncodeShard(s);
+  auto lean = DecodeShard(bytes, "l.ltlshard", /*leave_shared_ids=*/true);
+  ASSERT_TRUE(lean.ok()) << lean.status().message();
+  ASSERT_EQ(lean->id_prefixes.size(), s.input.records.size());
+  EXPECT_EQ(lean->id_prefixes[2].back, 2u);  // conv-a's second turn: its first turn's 500 ids
+  EXPECT_EQ(lean->id_prefixes[2].count, 500u);
+  EXPECT_EQ(lean->input.records[2].block_ids.size(), 500u);
+  Shard restored = *lean;
+  RestoreSharedIds(&restored);
+  EXPECT_TRUE(restored.id_prefixes.empty());
+  for (size_t i = 0; i < s.input.records.size(); ++i)
+    EXPECT_EQ(restored.input.records[i].block_ids, s.input.records[i].block_ids) << i;
+  BlockInterner from_lean, from_whole;
+  InternShard(&*lean, &from_lean);
+  for (const RequestRecord& r : s.input.records) from_whole.Add(r.block_ids);
+  ASSERT_EQ(from_lean.records(), from_whole.records());
+  EXPECT_EQ(from_lean.distinct_blocks(), from_whole.distinct_blocks());
+  EXPECT_EQ(from_lean.block_accesses(), from_whole.block_accesses());
+  std::vector<uint32_t> a, b;
+  for (size_t r = 0; r < from_whole.records(); ++r) {
+    from_whole.Materialize(r, &a);
+    from_lean.Materialize(r, &b);
+    EXPECT_EQ(b, a) << r;
+    EXPECT_TRUE(lean->input.records[r].block_ids.empty()) << r;
+  }
+}
+
 // The payload of `bytes` re-sealed with a correct checksum after `edit` changed it.
 std::string Reseal(std::string bytes) {
   std::string payload = bytes.substr(28);
