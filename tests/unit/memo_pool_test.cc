@@ -23,8 +23,12 @@ namespace {
 template <class T>
 void ExpectEqual(const ChunkedArray<T>& a, const std::vector<T>& want) {
   ASSERT_EQ(a.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(a[i], want[i]) << "element " << i;
-  if (!want.empty()) EXPECT_EQ(a.back(), want.back());
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(a[i], want[i]) << "element " << i;
+  }
+  if (!want.empty()) {
+    EXPECT_EQ(a.back(), want.back());
+  }
   // Pieces from every start: contiguous, in order, covering [from, size).
   for (size_t from : {size_t{0}, want.size() / 3, want.size() / 2, want.size()}) {
     std::vector<T> got;
