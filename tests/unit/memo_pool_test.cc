@@ -133,6 +133,7 @@ TEST(MemoPool, ThreadsNeverShareAChunk) {
   constexpr int kThreads = 4, kChunks = 3000;
   std::vector<std::vector<void*>> got(kThreads);
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
       for (int i = 0; i < kChunks; ++i) {
