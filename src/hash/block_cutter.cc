@@ -8,6 +8,7 @@
 #include <cstring>
 #include <utility>
 
+#include "hash/memo_pool.h"
 #include "hash/memo_store.h"
 #include "tokenize/caching_tokenizer.h"
 
@@ -40,14 +41,31 @@ size_t CommonPrefix(std::string_view a, std::string_view b) {
   return i;
 }
 
+// CommonPrefix of `a` and a text kept in pool chunks.
+size_t CommonPrefix(std::string_view a, const ChunkedArray<char>& b) {
+  size_t done = 0;
+  bool diverged = false;
+  b.ForEachPiece(0, [&](const char* p, size_t n) {
+    if (diverged) return;
+    const size_t k = CommonPrefix(a.substr(done), std::string_view(p, n));
+    done += k;
+    diverged = k < n;
+  });
+  return done;
+}
+
 class ApproxCutter : public BlockCutter {
  public:
-  // The siblings share this cutter's store and its budget (block_cutter.h).
+  // The siblings share this cutter's store and its budget (block_cutter.h), and the pool its
+  // memos are kept in.
   ApproxCutter(uint32_t bs, size_t memo_budget_bytes)
-      : BlockCutter(bs), store_(std::make_shared<MemoStore<Memo>>(memo_budget_bytes)) {}
+      : BlockCutter(bs),
+        pool_(std::make_shared<MemoPool>()),
+        store_(std::make_shared<MemoStore<Memo>>(memo_budget_bytes)) {}
   bool approximate() const override { return true; }
   std::unique_ptr<BlockCutter> Sibling() const override {
     auto c = std::make_unique<ApproxCutter>(block_size_, 0);
+    c->pool_ = pool_;
     c->store_ = store_;
     return c;
   }
@@ -70,19 +88,28 @@ class ApproxCutter : public BlockCutter {
       const size_t common = CommonPrefix(text, m->text);
       reuse_.earlier = m->stamp;
       reuse_.common_bytes = common;
-      reused = static_cast<size_t>(std::lower_bound(m->ends.begin(), m->ends.end(), common) -
-                                   m->ends.begin());
-      m->ends.resize(reused);
-      m->block_ids.resize(reused);
-      m->text.resize(reused ? m->ends.back() : 0);
+      // The first block that does not end before `common` (lower_bound over the ends).
+      size_t hi = m->ends.size();
+      while (reused < hi) {
+        const size_t mid = reused + (hi - reused) / 2;
+        if (m->ends[mid] < common)
+          reused = mid + 1;
+        else
+          hi = mid;
+      }
+      m->ends.Truncate(reused);
+      m->block_ids.Truncate(reused);
+      m->text.Truncate(reused ? m->ends.back() : 0);
     } else {
       m = store_->Fresh();
+      m->Attach(pool_);
     }
-    ids->insert(ids->end(), m->block_ids.begin(), m->block_ids.end());
+    m->block_ids.ForEachPiece(
+        0, [&](const uint64_t* p, size_t n) { ids->insert(ids->end(), p, p + n); });
     chain->ResumeAfter(reused ? m->block_ids.back() : 0);
     const size_t from = m->text.size();
     const uint64_t cps = reused * CodePointsPerBlock() + CutFrom(text, from, chain, ids, m.get());
-    m->text.append(text.substr(from));
+    m->text.Append(text.data() + from, text.size() - from);
     reuse_.stamp = store_->Remember(key, std::move(m));
     return Tokens(cps);
   }
@@ -95,19 +122,28 @@ class ApproxCutter : public BlockCutter {
   }
 
  private:
+  // Kept in pool chunks (hash/memo_pool.h): a turn appends to the chunks its conversation's memo
+  // holds, and a forgotten memo's chunks serve the next, so the memos fault in no new pages once
+  // the budget is full. The store makes memos without a pool; the cutter attaches its own.
   struct Memo {
-    std::string text;
-    std::vector<uint64_t> block_ids;  // of the full blocks
-    std::vector<size_t> ends;         // byte offset after each full block
+    std::shared_ptr<MemoPool> pool;  // declared first: outlives the arrays, which return to it
+    ChunkedArray<char> text;
+    ChunkedArray<uint64_t> block_ids;  // of the full blocks
+    ChunkedArray<uint64_t> ends;       // byte offset after each full block
     uint64_t stamp = 0;
+    void Attach(const std::shared_ptr<MemoPool>& p) {
+      if (pool) return;
+      pool = p;
+      text.set_pool(p.get());
+      block_ids.set_pool(p.get());
+      ends.set_pool(p.get());
+    }
     void Clear() {
-      text.clear();
-      block_ids.clear();
-      ends.clear();
+      text.Clear();
+      block_ids.Clear();
+      ends.Clear();
     }
-    size_t bytes() const {
-      return text.capacity() + block_ids.capacity() * 8 + ends.capacity() * sizeof(size_t);
-    }
+    size_t bytes() const { return text.bytes() + block_ids.bytes() + ends.bytes(); }
   };
 
   size_t CodePointsPerBlock() const {
@@ -150,7 +186,7 @@ class ApproxCutter : public BlockCutter {
         ids->push_back(chain->Full(chunk));
         if (memo) {
           memo->block_ids.push_back(ids->back());
-          memo->ends.push_back(end);
+          memo->ends.push_back(static_cast<uint64_t>(end));
         }
       } else {
         ids->push_back(chain->Partial(chunk, static_cast<uint32_t>(cps)));
@@ -160,6 +196,7 @@ class ApproxCutter : public BlockCutter {
     return total_cp;
   }
 
+  std::shared_ptr<MemoPool> pool_;  // before store_: destroyed after the memos it holds
   std::shared_ptr<MemoStore<Memo>> store_;
   TextReuse reuse_;
 };

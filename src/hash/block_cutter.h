@@ -77,9 +77,13 @@ class BlockCutter {
 // next to 48 MiB and took 73 MiB off the peak RSS with two workers (docs/PERFORMANCE.md, issue
 // 30); the workers now share one store (Sibling), which holds the whole budget: 12 MiB, which cost
 // no CPU next to 24 MiB on that log or a 200 MB agentic one and took 6-10 MiB off the read's peak
-// (the peak of the default mode once the analysis frees its largest arrays). The token cutter's
-// memo saves tokenizing, which is dear: each worker's sibling adds the larger budget to the store.
-inline constexpr size_t kApproxMemoBudgetBytes = size_t{12} << 20;
+// (the peak of the default mode once the analysis frees its largest arrays). Its memos are now
+// kept in pool chunks (hash/memo_pool.h), counted as the chunks they hold rather than as strings
+// and vectors grown by doubling, so 10 MiB holds about as many as 12 MiB did: the same memo
+// misses on both logs (and from 4 MiB up), and the pool's 2 MiB slabs (the budget plus the memos
+// in flight, rounded up) stay within the memory the 12 MiB took. The token cutter's memo saves
+// tokenizing, which is dear: each worker's sibling adds the larger budget to the store.
+inline constexpr size_t kApproxMemoBudgetBytes = size_t{10} << 20;
 inline constexpr size_t kTokenMemoBudgetBytes = size_t{48} << 20;
 
 // Approximate: ceil(code points / 4) tokens; blocks of 4 x block_size code points.

@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "common/huge_pages.h"
 #include "common/replay_order.h"
 
 namespace ltl {
@@ -32,11 +33,16 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
   const std::vector<uint32_t>& order = replay.order;
   const std::vector<double>& key = replay.time_s;
 
-  t.requests.reserve(records.size());
-  t.blocks.reserve(interned.flat_accesses());
+  // The per-request and per-block arrays are reserved whole and advised for huge pages (they are
+  // among the largest of the analysis: issue 30, page faults): `parent` grew by doubling, each
+  // step a new array faulted in 4 KiB at a time and the old one copied into it.
+  ReserveHuge(&t.requests, records.size());
+  ReserveHuge(&t.blocks, interned.flat_accesses());
+  ReserveHuge(&t.parent, interned.distinct_blocks());  // one entry per distinct block kept
   // Dense ids: provisional ids (first appearance in input order) renumbered by first appearance in
   // replay order, which is what every replay and the fleet routers see.
-  std::vector<uint32_t> dense(interned.distinct_blocks(), kNoParent);
+  std::vector<uint32_t> dense;
+  ResizeHuge(&dense, interned.distinct_blocks(), kNoParent);
   std::unordered_map<std::string, int32_t> convs;
   std::map<uint32_t, size_t> block_size_votes;
   std::vector<uint32_t> prov;
@@ -97,7 +103,8 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
   // the same request, so it is numbered; blocks only in flat requests are never walked.
   // Sampled with dropped blocks: a block's chain predecessor is its nearest kept ancestor
   // (predecessors have smaller provisional ids, so one pass in id order finds it).
-  t.chain_parent.assign(t.num_blocks, kNoParent);
+  t.chain_parent.clear();
+  ResizeHuge(&t.chain_parent, t.num_blocks, kNoParent);
   std::vector<uint32_t> kept_parent;
   if (sampled) kept_parent.resize(interned.distinct_blocks(), BlockInterner::kNone);
   for (uint32_t p = 0; p < interned.distinct_blocks(); ++p) {
@@ -109,7 +116,7 @@ Trace BuildTrace(const std::vector<RequestRecord>& records, BlockInterner&& from
     if (dense[p] == kNoParent) continue;
     if (q != BlockInterner::kNone && dense[q] != kNoParent) t.chain_parent[dense[p]] = dense[q];
   }
-  t.chain_run.resize(t.num_blocks);
+  ResizeHuge(&t.chain_run, t.num_blocks);
   for (uint32_t y = 0; y < t.num_blocks; ++y)
     t.chain_run[y] = y > 0 && t.chain_parent[y] == y - 1 ? t.chain_run[y - 1] : y;
   t.num_conversations = static_cast<uint32_t>(convs.size());
