@@ -23,6 +23,7 @@
 #include "common/request_record.h"
 #include "hash/first_use.h"
 #include "hash/salt_file.h"
+#include "ingest/gateway_readers.h"
 #include "pipeline/cctrace_export_run.h"
 #include "pipeline/export_run.h"
 #include "pipeline/hash_shard_run.h"
@@ -347,10 +348,31 @@ py::bytes ShardBytes(const PyShard& s) {
   return py::reinterpret_borrow<py::bytes>(out);
 }
 
-// hash_shard(path, options) -> (Shard, warnings, --max-skip-share message).
-py::tuple HashShardOf(const std::string& path, const py::dict& options) {
+// The gateway reads' workers a thread keeps from one hash task to the next (ltl::GatewayReadState:
+// a Dask worker's thread runs its tasks one after another, and building and freeing the workers
+// cost each task about 0.1 s), for tasks of the same options only: a task with other options frees
+// them first. They are freed with the thread. Called with the GIL held.
+ltl::GatewayReadState* KeptReadState(const py::dict& options) {
+  struct Kept {
+    std::string options;  // the sorted items of the options they served
+    ltl::GatewayReadState state;
+  };
+  thread_local Kept kept;
+  const std::string key =
+      py::repr(py::module_::import("builtins").attr("sorted")(options.attr("items")()));
+  if (key != kept.options) {
+    kept.state.Release();
+    kept.options = key;
+  }
+  return &kept.state;
+}
+
+// hash_shard(path, options, keep_workers) -> (Shard, warnings, --max-skip-share message).
+// keep_workers: the thread keeps the read's workers for its next call (KeptReadState).
+py::tuple HashShardOf(const std::string& path, const py::dict& options, bool keep_workers) {
   ltl::cli::CommandSpec parsed = ParseSpec("hash-shard", {path}, options);
   if (!parsed.hash_shard) Raise(ltl::Status::InvalidArgument("not hash-shard"));
+  if (keep_workers) parsed.hash_shard->read_state = KeptReadState(options);
   Collected collected;
   ltl::Result<ltl::HashShardResult> result = ltl::Status::Ok();
   {
@@ -381,15 +403,18 @@ std::vector<std::tuple<uint64_t, uint64_t, uint64_t, uint32_t, bool>> PlanPieces
   return out;
 }
 
-// hash_piece(path, options, piece) -> (Shard or None, warnings): one piece of plan_pieces; None
-// when its end proved not to be a record boundary (HashShardResult::piece_unsure).
+// hash_piece(path, options, piece, keep_workers) -> (Shard or None, warnings): one piece of
+// plan_pieces; None when its end proved not to be a record boundary (HashShardResult::
+// piece_unsure). keep_workers as for hash_shard.
 py::tuple HashPieceOf(const std::string& path, const py::dict& options,
-                      const std::tuple<uint64_t, uint64_t, uint64_t, uint32_t, bool>& piece) {
+                      const std::tuple<uint64_t, uint64_t, uint64_t, uint32_t, bool>& piece,
+                      bool keep_workers) {
   ltl::cli::CommandSpec parsed = ParseSpec("hash-shard", {path}, options);
   if (!parsed.hash_shard) Raise(ltl::Status::InvalidArgument("not hash-shard"));
   ltl::FilePiece p;
   std::tie(p.begin, p.end, p.first_line, p.index, p.last) = piece;
   parsed.hash_shard->piece = p;
+  if (keep_workers) parsed.hash_shard->read_state = KeptReadState(options);
   Collected collected;
   ltl::Result<ltl::HashShardResult> result = ltl::Status::Ok();
   {
@@ -540,8 +565,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("across"),
         "(steady_hit, steady_across, cold_hit, cold_across) from the cuts and across sums");
   m.def("plan_pieces", &PlanPiecesOf, py::arg("path"), py::arg("piece_bytes"), py::arg("options"));
-  m.def("hash_piece", &HashPieceOf, py::arg("path"), py::arg("options"), py::arg("piece"));
+  m.def("hash_piece", &HashPieceOf, py::arg("path"), py::arg("options"), py::arg("piece"),
+        py::arg("keep_workers") = false);
   m.def("hash_shard", &HashShardOf, py::arg("path"), py::arg("options"),
+        py::arg("keep_workers") = false,
         "The hashed shard of one file: (Shard, warnings, too_many_skipped)");
   m.def("export", &ExportTrace, py::arg("paths"), py::arg("to"), py::arg("output"),
         py::arg("options"),

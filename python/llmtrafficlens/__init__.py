@@ -172,14 +172,16 @@ def export(paths, to, output, **options):
     return os.fspath(output)
 
 
-def hash_shard(path, salt_file=".ltl-salt", **options):
+def hash_shard(path, salt_file=".ltl-salt", _keep_workers=False, **options):
     """`llmtrafficlens hash-shard PATH --salt-file SALT_FILE` in memory: the file's hashed shard as
     a Shard (text-free: times, lengths, salted block ids, conversation keys; its per-request fields
     as buffers: memoryview(shard.column("input_tokens")), numpy.asarray(shard.block_ids(0))). The
-    salt is read from the file; its content never passes through Python."""
+    salt is read from the file; its content never passes through Python. _keep_workers (the Dask
+    tasks, llmtrafficlens.dask): the calling thread keeps the read's workers for its next call
+    with the same options instead of building them again (ingest/gateway_readers.h)."""
     options = dict(options, salt_file=salt_file)
     options.pop("quiet", None)
-    shard, warns, too_many = _call(_core.hash_shard, os.fspath(path), options)
+    shard, warns, too_many = _call(_core.hash_shard, os.fspath(path), options, _keep_workers)
     _finish(warns, too_many)
     return shard
 

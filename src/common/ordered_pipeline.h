@@ -85,7 +85,8 @@ class OrderedPipeline {
     Drain(/*all=*/false);
   }
 
-  // Consumes every batch still in flight. Call once, after the last Submit.
+  // Consumes every batch still in flight. Call after the last Submit; batches submitted after it
+  // start a new run of the same workers (a read of the next file: ingest/gateway_readers.h).
   void Finish() {
     if (!workers_.empty()) Drain(/*all=*/true);
   }

@@ -156,6 +156,15 @@ constexpr size_t kBatchRows = 512;
 constexpr size_t kBatchBytes = 4u << 20;
 constexpr size_t kMaxSpareArenas = 8;
 
+// Gives the pages of freed memory back to the system: the read's workers allocated it on their
+// threads, in heaps the analysis after the read would not reuse, so it stayed in the peak RSS
+// (issue 30).
+void TrimHeap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 unsigned Threads(unsigned asked) {
   return asked ? asked : std::max(1u, std::thread::hardware_concurrency());
 }
@@ -215,11 +224,29 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
     if (!spare_arenas_.empty()) {
       batch_.arena = std::move(spare_arenas_.back());
       spare_arenas_.pop_back();
+      batch_.arena.clear();  // a CSV reader's buffer kept from an earlier file holds its bytes
     }
   }
   void Finish() {
     MaybeSubmit(true);
     pipeline_.Finish();
+  }
+  // Points workers kept from the run's previous file (GatewayReadState) at the next one: what a
+  // read collects starts afresh; the processors, threads, scratch and spare buffers stay. The
+  // previous read's Finish left no batch in flight and its links and fillers were taken.
+  void Rebind(const CsvLayout* layout, IngestContext* ctx, const InputStream* in,
+              std::vector<RequestRecord>* out, GatewayReadStats* stats) {
+    layout_ = layout;
+    ctx_ = ctx;
+    in_ = in;
+    out_ = out;
+    first_record_ = out->size();
+    stats_ = stats;
+    links_.clear();
+    fillers_.clear();
+    facts_ = FactsSharer();  // a store per read: its records share it (ingest/facts_sharer.h)
+    batch_.arena = std::string();
+    in_place_ = false;
   }
   std::vector<ConversationLinks>& links() { return links_; }
   std::vector<Filler>& fillers() { return fillers_; }
@@ -757,8 +784,14 @@ class PipelineSink : public GatewayRecordSink {
       : ctx_(ctx), in_(in), out_(out), stats_(stats) {}
   void Begin(const GatewayConfig& config, const CsvLayout* layout) override {
     if (layout) layout_ = *layout;
-    pipe_ = std::make_unique<RowPipeline>(config, layout ? &layout_ : nullptr,
-                                          Threads(ctx_->threads), ctx_, in_, out_, stats_);
+    const CsvLayout* used = layout ? &layout_ : nullptr;
+    const unsigned threads = Threads(ctx_->threads);
+    config_ = config;
+    if (ctx_->read_state) pipe_ = ctx_->read_state->Take(config, threads);
+    if (pipe_)
+      pipe_->Rebind(used, ctx_, in_, out_, stats_);
+    else
+      pipe_ = std::make_unique<RowPipeline>(config, used, threads, ctx_, in_, out_, stats_);
   }
   void Row(uint64_t line, const std::vector<std::string_view>* cells,
            std::string_view record) override {
@@ -779,14 +812,15 @@ class PipelineSink : public GatewayRecordSink {
     if (pipe_) pipe_->Finish();
   }
   RowPipeline* pipe() { return pipe_.get(); }
-  // Frees the workers' state (the cutters' memos above all) and the reader's buffers, and gives
-  // the freed pages back to the system: the memory was allocated on the worker threads, in heaps
-  // the analysis after the read would not reuse, so it stayed in the peak RSS (issue 30).
+  // After a read that ended normally: the workers go to ctx->read_state for the run's next file,
+  // or are freed (GatewayReadState::Release, which says why the heap is trimmed).
   void Release() {
+    if (ctx_->read_state) {
+      ctx_->read_state->Keep(std::move(pipe_), config_, Threads(ctx_->threads));
+      return;
+    }
     pipe_.reset();
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
+    TrimHeap();
   }
 
  private:
@@ -795,10 +829,46 @@ class PipelineSink : public GatewayRecordSink {
   std::vector<RequestRecord>* out_;
   GatewayReadStats* stats_;
   CsvLayout layout_;
+  GatewayConfig config_;  // what pipe_ was built for (GatewayReadState::Keep)
   std::unique_ptr<RowPipeline> pipe_;
 };
 
 }  // namespace
+
+GatewayReadState::GatewayReadState() = default;
+GatewayReadState::~GatewayReadState() {
+  Release();
+}
+
+void GatewayReadState::Release() {
+  if (!kept_) return;
+  kept_.reset();
+  TrimHeap();
+}
+
+std::unique_ptr<RowPipeline> GatewayReadState::Take(const GatewayConfig& config, unsigned threads) {
+  if (!kept_) return nullptr;
+  // Within a run only the source can differ from file to file (each file's header or first
+  // record decides it); the salt and block size are checked too, as what the memos are keyed by.
+  const bool fits = config.source && config.source->spec == spec_ && config.key.k0 == key_.k0 &&
+                    config.key.k1 == key_.k1 && config.block_size == block_size_ &&
+                    threads == threads_;
+  if (!fits) {
+    kept_.reset();
+    return nullptr;
+  }
+  ++reuses_;
+  return std::move(kept_);
+}
+
+void GatewayReadState::Keep(std::unique_ptr<RowPipeline> pipe, const GatewayConfig& config,
+                            unsigned threads) {
+  kept_ = std::move(pipe);
+  spec_ = config.source ? config.source->spec : nullptr;
+  key_ = config.key;
+  block_size_ = config.block_size;
+  threads_ = threads;
+}
 
 Status ReadGateway(InputStream* in, const Detection& d, IngestContext* ctx,
                    const GatewayConfig& base, std::vector<RequestRecord>* out,

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -91,10 +92,52 @@ struct GatewayPostPassStats {
   std::map<std::string, uint64_t> filler_values_ignored;  // see GatewayReadStats
 };
 
+class RowPipeline;  // gateway_readers.cc: the workers of one read
+
+// The workers of a gateway read kept from one file to the next of a run (IngestContext::
+// read_state, set by LoadRunInputs): their threads, their GatewayRowProcessors with the memory of
+// conversations the processors share (the cutters' and the facts' memo stores, filled up to their
+// budget), their scratch, and the emptied read buffers and batch lists. Built and freed (and the
+// heap trimmed) per file, they cost about 0.1 s and 6,000 page faults a file on the 1 GB benchmark
+// log cut into 16 files (docs/PERFORMANCE.md, "Several files"). A read takes them only when they
+// were built for the same salt, block size and source (within a run every other option is the
+// same: one IngestContext), else it builds its own and the kept ones are freed. The records are
+// the same either way: the memos are caches that compare the bytes they hold, so a conversation
+// continued in the next file finds its last turn there as it would in one file. Not thread-safe:
+// one run's files are read one after another.
+class GatewayReadState {
+ public:
+  GatewayReadState();
+  GatewayReadState(const GatewayReadState&) = delete;
+  GatewayReadState& operator=(const GatewayReadState&) = delete;
+  ~GatewayReadState();  // Release()
+
+  // Frees the kept workers and gives the freed pages back to the system (their memory was
+  // allocated on the worker threads, in heaps the analysis after the read would not reuse: issue
+  // 30). Call once the run's last file is read.
+  void Release();
+  // Reads that took the workers an earlier read left (for the tests).
+  size_t reuses() const { return reuses_; }
+
+  // ReadGateway's side: the kept workers if they fit `config` on `threads` threads (else null,
+  // and the kept ones are freed), and the workers to keep after a read that ended normally.
+  std::unique_ptr<RowPipeline> Take(const GatewayConfig& config, unsigned threads);
+  void Keep(std::unique_ptr<RowPipeline> pipe, const GatewayConfig& config, unsigned threads);
+
+ private:
+  std::unique_ptr<RowPipeline> kept_;
+  const SourceSpec* spec_ = nullptr;  // what kept_ was built for
+  SipKey key_;
+  uint32_t block_size_ = 0;
+  unsigned threads_ = 0;
+  size_t reuses_ = 0;
+};
+
 // Reads a gateway log (CSV, or JSON records in any framing) into records: rows are located,
 // rendered, cut and hashed on ctx->threads workers (results in input order), then the post-pass
 // sets sessions (fillers aside), per-request fields and turns — unless `deferred` is given, which
-// then receives the post-pass input for FinishGatewayRecords.
+// then receives the post-pass input for FinishGatewayRecords. With ctx->read_state the workers come
+// from there when they fit and go back there after the read (GatewayReadState).
 Status ReadGateway(InputStream* in, const Detection& detection, IngestContext* ctx,
                    const GatewayConfig& config, std::vector<RequestRecord>* out,
                    GatewayReadStats* stats, GatewayPostPass* deferred = nullptr);

@@ -16,6 +16,7 @@ namespace ltl {
 
 class Tokenizer;          // tokenize/tokenizer.h
 class BlockInterner;      // hash/block_interner.h
+class GatewayReadState;   // ingest/gateway_readers.h
 class ModelChatTemplate;  // render/model_chat_template.h
 
 // A model's own files (--chat-template, --model-dir): what renders and tokenizes its requests.
@@ -63,6 +64,10 @@ struct IngestContext : ReadContext {
   // from the record as it is read, so memory grows with distinct blocks, not with the file
   // (hash/block_interner.h). Build the trace with BuildTrace(records, std::move(*interner)).
   BlockInterner* interner = nullptr;
+  // When set, a gateway log's read takes the workers an earlier file of the same run left there,
+  // and leaves its own for the next file, instead of building them and freeing them per file
+  // (ingest/gateway_readers.h). Set by LoadRunInputs for the files of one run only.
+  GatewayReadState* read_state = nullptr;
 };
 
 }  // namespace ltl

@@ -20,6 +20,12 @@ struct HashShardSpec {
   // shard is then not refused for holding no request, and its skip share is not judged (both
   // are, per file, when the pieces are joined).
   std::optional<FilePiece> piece;
+  // The workers of gateway reads kept from one call to the next (a Dask worker thread's tasks,
+  // python/core_module.cc; ingest/gateway_readers.h), null = built and freed by this call. Used
+  // only when no tokenizer and no model files are loaded: those are loaded per call, and the kept
+  // workers would point at the ones of a call that ended. The caller keeps the state for calls
+  // with the same options only (GatewayReadState checks the salt, block size and source itself).
+  GatewayReadState* read_state = nullptr;
 };
 
 struct HashShardResult {

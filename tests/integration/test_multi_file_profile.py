@@ -119,6 +119,13 @@ class MultiFileProfile(unittest.TestCase):
         cls.c = os.path.join(cls.dir, "c.csv")
         with open(cls.c, "w", encoding="utf-8", newline="") as g:
             g.write(csv_text(files[2]))
+        # The same rows in three plain CSV files: one source, so each file's read takes the
+        # workers (and the conversations' memos) the file before it left (GatewayReadState).
+        cls.plain = []
+        for k, f in enumerate(files):
+            cls.plain.append(os.path.join(cls.dir, f"plain-{k}.csv"))
+            with open(cls.plain[-1], "w", encoding="utf-8", newline="") as g:
+                g.write(csv_text(f))
         # The time-merged concatenation, built here: stable sort by time over the rows in file
         # order then line order (Python's sort is stable). Bad rows keep their place.
         tagged = [(r["time"], k, i, r) for k, f in enumerate(files) for i, r in enumerate(f)]
@@ -131,9 +138,10 @@ class MultiFileProfile(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.dir, ignore_errors=True)
 
-    def profile(self, *inputs, name="r"):
+    def profile(self, *inputs, name="r", options=()):
         prefix = os.path.join(self.dir, name)
-        p = env.run(["profile", *inputs, "-o", prefix, "--salt-file", self.salt, "-q"])
+        p = env.run(["profile", *inputs, "-o", prefix, "--salt-file", self.salt, "-q",
+                     *options])
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(prefix + ".json") as f:
             return json.load(f)
@@ -150,6 +158,18 @@ class MultiFileProfile(unittest.TestCase):
         self.assertEqual(one["distributions"]["conversations"], 9)
         self.assertEqual(one["distributions"]["turns"]["max"], 4)
         self.assertEqual(comparable(many), comparable(one))
+
+    def test_csv_files_of_one_source_equal_the_concatenation(self):
+        # Conversations continue from file to file, so the workers kept across files find the
+        # earlier turns in their memos: the records (and the report) must not depend on it.
+        one = self.profile(self.concat, name="one")
+        for threads in ("1", "2"):
+            with self.subTest(threads=threads):
+                many = self.profile(*self.plain, name=f"plain-{threads}",
+                                    options=("--threads", threads))
+                self.assertEqual([f["requests"] for f in many["input"]["files"]],
+                                 [len(f) - 1 for f in self.files])
+                self.assertEqual(comparable(many), comparable(one))
 
     def test_per_file_counts(self):
         many = self.profile(self.a, self.b, self.c, name="many")

@@ -84,6 +84,25 @@ class PythonApi(unittest.TestCase):
             self.assertEqual(got.to_dict(), ref.to_dict())
             self.assertEqual([len(s) for s in shards], [len(s) for s in shards])  # still usable
 
+    def test_kept_workers_give_the_same_shards(self):
+        # The Dask tasks' hash_shard(_keep_workers=True): this thread keeps the read's workers for
+        # its next call with the same options. Each shard must be byte for byte the one a call
+        # without them gives, across files whose conversations continue from one to the next, and
+        # across a change of salt or of options in between (the kept memos hold ids of the first
+        # salt and block size: they must not be taken then).
+        other_salt = os.path.join(self.dir, "kept-other-salt")
+        plain = self.m.plain
+        calls = [(f, self.salt, {}) for f in plain]
+        calls += [(plain[1], other_salt, {}), (plain[2], other_salt, {}),
+                  (plain[0], self.salt, {"block_size": 32}), (plain[1], self.salt, {})]
+        for path, salt, opts in calls:
+            with self.subTest(path=path, salt=salt, opts=opts):
+                fresh = self.quiet(ltl.hash_shard, path, salt_file=salt, **opts)
+                kept = self.quiet(ltl.hash_shard, path, salt_file=salt, _keep_workers=True,
+                                  **opts)
+                self.assertGreater(len(kept), 5)
+                self.assertEqual(kept.to_bytes(), fresh.to_bytes())
+
     def test_options_are_the_cli_flags(self):
         cli = self.cli_report(self.m.c, "--capacity", "4K,64K", "--warmup", "0", "--block-size",
                               "32", name="opts")

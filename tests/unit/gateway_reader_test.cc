@@ -12,6 +12,8 @@
 #include <map>
 #include <set>
 
+#include "common/facts_store.h"
+#include "ingest/gateway_readers.h"
 #include "ingest/load_input.h"
 #include "ingest/session_id.h"
 #include "test_util.h"
@@ -361,5 +363,122 @@ TEST(GatewayJsonl, TwoSaltsGiveDisjointIdsWithTheSameStructure) {
   EXPECT_EQ(ids_a.size(), ids_b.size());
 }
 
+// Multi-turn conversations whose turns are spread over `files` files (turn t of conversation c in
+// file (c + t) % files), each turn resending the history with a long system prompt: a turn's
+// cutter and facts memos were filled by its previous turn, in another file.
+std::vector<std::string> ConversationFiles(size_t files, bool jsonl) {
+  std::vector<std::string> out(files, jsonl ? "" : "timestamp,request_json\n");
+  for (int t = 0; t < 4; ++t)
+    for (int c = 0; c < 12; ++c) {
+      std::string messages = R"([{"role": "system", "content": "You help team )" +
+                             std::to_string(c % 3) + " " + std::string(300, 'x') + R"("})";
+      for (int k = 0; k <= t; ++k) {
+        messages += R"(, {"role": "user", "content": "question )" + std::to_string(k) + " of " +
+                    std::to_string(c) + " " + std::string(150 + 37 * k, 'q') + R"("})";
+        if (k < t)
+          messages += R"(, {"role": "assistant", "content": "answer )" + std::to_string(k) + " " +
+                      std::string(90, 'a') + R"("})";
+      }
+      const std::string body = R"({"model": "glm-4.5", "messages": )" + messages + "]}";
+      const std::string time = std::to_string(1753351200 + 60 * t + c);
+      std::string& f = out[static_cast<size_t>(c + t) % files];
+      if (jsonl)
+        f.append(R"({"timestamp": )")
+            .append(time)
+            .append(R"(, "request_json": )")
+            .append(body)
+            .append("}\n");
+      else
+        f.append(time).append(",").append(Q(body)).append("\n");
+    }
+  return out;
+}
+
+// What a record carries for the analyses (RequestRecord has no operator==).
+void ExpectSameRecords(const LoadedInput& a, const LoadedInput& b) {
+  ASSERT_EQ(a.records.size(), b.records.size());
+  for (size_t i = 0; i < a.records.size(); ++i) {
+    const RequestRecord& x = a.records[i];
+    const RequestRecord& y = b.records[i];
+    EXPECT_EQ(x.line, y.line);
+    EXPECT_EQ(x.time_s, y.time_s);
+    EXPECT_EQ(x.input_tokens, y.input_tokens);
+    EXPECT_EQ(x.block_ids, y.block_ids);
+    EXPECT_EQ(x.conversation, y.conversation);
+    EXPECT_EQ(x.turn, y.turn);
+    EXPECT_EQ(x.tools_digest, y.tools_digest);
+    PromptFacts sx, sy;
+    const PromptFacts& fx = ReadFacts(x.facts, &sx);
+    const PromptFacts& fy = ReadFacts(y.facts, &sy);
+    ASSERT_EQ(fx.segments.size(), fy.segments.size());
+    for (size_t k = 0; k < fx.segments.size(); ++k) {
+      EXPECT_EQ(fx.segments[k].digest, fy.segments[k].digest);
+      EXPECT_EQ(fx.segments[k].masked_digest, fy.segments[k].masked_digest);
+      EXPECT_EQ(fx.segments[k].token_start, fy.segments[k].token_start);
+    }
+  }
+  EXPECT_EQ(a.layouts, b.layouts);
+}
+
+// The files of a run read with one GatewayReadState (LoadRunInputs' way: the workers and their
+// memos kept from file to file) give the records each file gives read on its own; the state is
+// taken only by a read of the same source and salt, and never otherwise.
+TEST(GatewayReadState, KeptWorkersGiveEachFilesOwnRecords) {
+  const std::vector<std::string> csv = ConversationFiles(3, false);
+  const std::vector<std::string> jsonl = ConversationFiles(2, true);
+  std::vector<std::string> paths;
+  for (size_t k = 0; k < csv.size(); ++k)
+    paths.push_back(testing::WriteTemp("kept-" + std::to_string(k) + ".csv", csv[k]));
+  paths.insert(paths.begin() + 2, testing::WriteTemp("kept-j.jsonl", jsonl[0]));
+  // csv, csv, jsonl, csv, all of one source (the same fields): every read after the first takes
+  // the workers, the JSON one too (its batches get the CSV reader's kept buffers, emptied).
+  for (unsigned threads : {1u, 2u}) {
+    SCOPED_TRACE(threads);
+    GatewayReadState state;
+    for (const std::string& path : paths) {
+      SCOPED_TRACE(path);
+      auto read = [&](GatewayReadState* s, const std::string& salt) {
+        IngestContext ctx;
+        SkipCounter skips;
+        ctx.name = path;
+        ctx.skips = &skips;
+        ctx.threads = threads;
+        ctx.gateway.salt_file = salt;
+        ctx.read_state = s;
+        auto r = LoadInput(path, InputFormat::kAuto, &ctx);
+        EXPECT_TRUE(r.ok()) << r.status().message();
+        EXPECT_EQ(skips.total(), 0u);
+        return r.ok() ? std::move(r).value() : LoadedInput();
+      };
+      const LoadedInput kept = read(&state, SaltPath());
+      const LoadedInput fresh = read(nullptr, SaltPath());
+      ASSERT_GT(kept.records.size(), 10u);
+      ExpectSameRecords(kept, fresh);
+    }
+    EXPECT_EQ(state.reuses(), 3u);
+    // Another salt: the kept workers (their memos hold ids of the first salt) are not taken.
+    std::string other = (testing::TempDir() / "gw-kept-other-salt").string();
+    std::filesystem::remove(other);
+    IngestContext ctx;
+    SkipCounter skips;
+    ctx.skips = &skips;
+    ctx.threads = threads;
+    ctx.gateway.salt_file = other;
+    ctx.read_state = &state;
+    auto salted = LoadInput(paths[3], InputFormat::kAuto, &ctx);
+    ASSERT_TRUE(salted.ok());
+    EXPECT_EQ(state.reuses(), 3u);
+    ctx.read_state = nullptr;
+    auto salted_fresh = LoadInput(paths[3], InputFormat::kAuto, &ctx);
+    ASSERT_TRUE(salted_fresh.ok());
+    ExpectSameRecords(*salted, *salted_fresh);
+    // The next read of the same salt takes them.
+    ctx.read_state = &state;
+    auto again = LoadInput(paths[0], InputFormat::kAuto, &ctx);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(state.reuses(), 4u);
+    state.Release();
+  }
+}
 }  // namespace
 }  // namespace ltl

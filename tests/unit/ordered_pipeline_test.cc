@@ -68,6 +68,33 @@ TEST(OrderedPipeline, ConsumesInSubmissionOrderForAnyThreadCount) {
 // Issue 35, item 5: a worker's std::bad_alloc called std::terminate (exit 134, a core dump with
 // prompt text) while --threads 1 ended cleanly. It must reach the submitting thread as the same
 // exception, in order: every batch before the failing one is consumed, none after it.
+// The workers of one pipeline serve several runs (the files of a gateway read, one after
+// another): after Finish every batch of the run is consumed, and the next run's are consumed in
+// their own order.
+TEST(OrderedPipeline, SubmitsAfterFinishStartAnotherRun) {
+  for (size_t threads : {0u, 2u}) {
+    std::vector<int> consumed;
+    OrderedPipeline<Batch> p(
+        threads, [](size_t, Batch& b) { b.values.push_back(b.seq * 3); },
+        [&](Batch& b) {
+          ASSERT_EQ(b.values.size(), 1u);
+          EXPECT_EQ(b.values[0], b.seq * 3);
+          consumed.push_back(b.seq);
+        });
+    int seq = 0;
+    for (int run = 0; run < 3; ++run) {
+      for (int k = 0; k < 40; ++k) {
+        Batch b;
+        b.seq = seq++;
+        p.Submit(std::move(b));
+      }
+      p.Finish();
+      ASSERT_EQ(consumed.size(), static_cast<size_t>(seq)) << threads;
+    }
+    for (int k = 0; k < seq; ++k) EXPECT_EQ(consumed[static_cast<size_t>(k)], k) << threads;
+  }
+}
+
 TEST(OrderedPipeline, WorkerExceptionReachesTheCallerInOrder) {
   for (size_t threads : {0u, 1u, 3u, 8u}) {
     std::vector<int> consumed;
