@@ -8,14 +8,17 @@
 //   - Freed storage goes back to the system at once (munmap). A std::vector's old storage of a
 //     few MiB stays in malloc's heap once glibc's dynamic mmap threshold has risen above it (it
 //     rises to the size of each mmapped block freed, up to 32 MiB), where it counts in RSS.
-//   - New storage is zero (fresh anonymous pages); a mapping of 2 MiB or more is advised for
-//     transparent huge pages (common/huge_pages.h) as a whole, so it stays one mapping that
-//     mremap can move (advising a part would split it, and mremap fails across a split).
+//   - New storage is zero (fresh anonymous pages); a mapping of 2 MiB or more starts on a huge-page
+//     boundary and is advised for transparent huge pages (common/huge_pages.h) as a whole, so it
+//     stays one mapping that mremap can move (advising a part would split it, and mremap fails
+//     across a split), and every page of it, the first 2 MiB included, is faulted in 2 MiB at a
+//     time (an unaligned or partly small-paged array takes up to 512 faults per end instead).
 // Elsewhere than Linux the storage is malloc'd and realloc'd (zeroed where it grows).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -114,13 +117,33 @@ class MappedArray {
   void Remap(size_t n) {
     const size_t bytes = PageRound(n * sizeof(T));
 #if defined(__linux__)
-    void* p =
-        data_ ? mremap(data_, bytes_, bytes, MREMAP_MAYMOVE)
-              : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* p = MAP_FAILED;
+    if (bytes < kHugePageBytes) {
+      p = data_ ? mremap(data_, bytes_, bytes, MREMAP_MAYMOVE)
+                : mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    } else if (bytes_ >= kHugePageBytes) {
+      // Already in huge pages: grown where it is if the addresses after it are free, else its
+      // pages are moved to a huge-page-aligned range (the kernel then moves whole 2 MiB entries;
+      // an unaligned destination would split them into small pages).
+      p = mremap(data_, bytes_, bytes, 0);
+      if (p == MAP_FAILED) {
+        void* to = MapAligned(bytes);
+        p = mremap(data_, bytes_, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+        if (p == MAP_FAILED) munmap(to, bytes);
+      }
+    } else {
+      // Crossing into huge pages: a fresh aligned mapping and the elements copied (at most
+      // 2 MiB), so the first 2 MiB are a huge page too. Moved instead, the pages already written
+      // would keep that range in small pages, each of the rest faulted one by one.
+      p = MapAligned(bytes);
+      if (p != MAP_FAILED && size_ > 0)
+        std::memcpy(p, static_cast<void*>(data_), size_ * sizeof(T));
+      if (p != MAP_FAILED) Unmap(data_, bytes_);
+    }
     if (p == MAP_FAILED) throw std::bad_alloc();
-      // The whole mapping, not only its new part: mremap needs the old range to be one mapping, and
-      // advising part of it would split it in two.
 #if defined(MADV_HUGEPAGE)
+    // The whole mapping, before its new part is written: one mapping with one advice, which
+    // mremap can move as one (advising part of it would split it in two).
     if (bytes >= kHugePageBytes) madvise(p, bytes, MADV_HUGEPAGE);
 #endif
 #else
@@ -131,6 +154,23 @@ class MappedArray {
     data_ = static_cast<T*>(p);
     bytes_ = bytes;
   }
+#if defined(__linux__)
+  // A fresh mapping of `bytes` (a multiple of kHugePageBytes) starting on a huge-page boundary, or
+  // MAP_FAILED: over-mapped by one huge page and trimmed (the kernel aligns large anonymous
+  // mappings itself only since Linux 6.7).
+  static void* MapAligned(size_t bytes) {
+    void* raw = mmap(nullptr, bytes + kHugePageBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return raw;
+    const auto a = reinterpret_cast<uintptr_t>(raw);
+    const uintptr_t aligned = (a + kHugePageBytes - 1) & ~(uintptr_t{kHugePageBytes} - 1);
+    if (aligned > a) munmap(raw, aligned - a);
+    const uintptr_t tail = aligned + bytes;
+    if (tail < a + bytes + kHugePageBytes)
+      munmap(reinterpret_cast<void*>(tail), a + bytes + kHugePageBytes - tail);
+    return reinterpret_cast<void*>(aligned);
+  }
+#endif
   static void Unmap(T* p, size_t bytes) {
     if (!p) return;
 #if defined(__linux__)

@@ -2,6 +2,7 @@
 #include "hash/block_interner.h"
 
 #include <algorithm>
+#include <new>
 
 #include "common/huge_pages.h"
 #include "common/mix64.h"
@@ -89,6 +90,19 @@ uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
   id_of_.push_back(id);
   *inserted = true;
   return d;
+}
+
+void BlockInterner::ExpectBlocks(uint64_t blocks) {
+  expected_blocks_ = blocks;
+  if (blocks <= parent_.capacity()) return;
+  const size_t room = blocks + blocks / 8;  // not a remap for every small rise of the estimate
+  try {
+    id_of_.reserve_exact(room);
+    parent_.reserve_exact(room);
+    run_.reserve_exact(room);
+  } catch (const std::bad_alloc&) {
+    // A hint only (an estimate from a small sample may be far too high): the arrays grow as needed.
+  }
 }
 
 void BlockInterner::SetSampling(double rate, uint64_t max_blocks) {

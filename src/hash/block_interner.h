@@ -58,7 +58,10 @@ class BlockInterner {
   // instead of doubling, the table grows by 1.25x to 2x towards the estimate, so it ends close to
   // the size the blocks need (a doubled table is written whole: up to twice the bytes it needs).
   // Which provisional id a block gets does not depend on it.
-  void ExpectBlocks(uint64_t blocks) { expected_blocks_ = blocks; }
+  // The per-block arrays get room for the estimate at once: address space only (MappedArray: a
+  // page is resident once written), but they are in huge pages from their first MiBs instead of
+  // after doubling past 2 MiB in small pages, each a page fault.
+  void ExpectBlocks(uint64_t blocks);
 
   size_t records() const { return entries_.size(); }
   uint32_t distinct_blocks() const { return static_cast<uint32_t>(parent_.size()); }

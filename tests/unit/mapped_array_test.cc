@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -56,6 +57,35 @@ TEST(MappedArray, NewStorageIsZero) {
   a.resize_zeroed(700'000);  // grows past the old capacity: the new elements are zero
   EXPECT_EQ(a[0], 7u);
   EXPECT_TRUE(std::all_of(a.begin() + 1, a.end(), [](uint32_t x) { return x == 0; }));
+}
+
+// Storage of 2 MiB or more starts on a huge-page boundary, however it got there (grown from small
+// pages, grown again, reserved at once, zeroed), so every 2 MiB of it can be one huge page; the
+// elements survive the switch from small pages.
+TEST(MappedArray, LargeStorageStartsOnAHugePageBoundary) {
+#if !defined(__linux__)
+  GTEST_SKIP() << "malloc'd storage elsewhere than Linux";
+#endif
+  const auto aligned = [](const void* p) {
+    return reinterpret_cast<uintptr_t>(p) % kHugePageBytes == 0;
+  };
+  MappedArray<uint32_t> a;
+  for (uint32_t i = 0; i < 3'000'000; ++i) {
+    a.push_back(i);
+    if (a.reserved_bytes() >= kHugePageBytes) {
+      ASSERT_TRUE(aligned(a.data())) << i;
+    }
+  }
+  for (uint32_t i = 0; i < 3'000'000; ++i) ASSERT_EQ(a[i], i);
+  MappedArray<uint64_t> b;
+  b.push_back(9);
+  b.reserve_exact(1'000'000);
+  EXPECT_TRUE(aligned(b.data()));
+  EXPECT_EQ(b[0], 9u);
+  EXPECT_EQ(b.reserved_bytes() % kHugePageBytes, 0u);
+  const MappedArray<uint32_t> z = MappedArray<uint32_t>::Zeroed(1'000'000);
+  EXPECT_TRUE(aligned(z.data()));
+  EXPECT_TRUE(std::all_of(z.begin(), z.end(), [](uint32_t x) { return x == 0; }));
 }
 
 TEST(MappedArray, MoveAndRelease) {
