@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/facts_store.h"
+#include "common/huge_pages.h"
 
 namespace ltl {
 namespace {
@@ -43,8 +44,10 @@ std::vector<Divergence> FindDivergences(const Trace& trace,
   std::vector<Divergence> out(trace.requests.size());
   // Per dense block: the latest request holding it, and the latest holding it and a block after
   // it (so a match that went further than the shared prefix is found when one exists).
-  std::vector<uint32_t> last_holder(trace.num_blocks, kNoRequest);
-  std::vector<uint32_t> last_continuer(trace.num_blocks, kNoRequest);
+  // One entry per distinct block: advised for huge pages before they are filled (huge_pages.h).
+  std::vector<uint32_t> last_holder, last_continuer;
+  ResizeHuge(&last_holder, trace.num_blocks, kNoRequest);
+  ResizeHuge(&last_continuer, trace.num_blocks, kNoRequest);
   std::vector<uint32_t> last_of_conversation(trace.num_conversations, kNoRequest);
   BlockCursor cur_cursor(trace), ref_cursor(trace);
   PromptFacts cur_facts, ref_facts;  // ReadFacts's scratch

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <new>
 
 #include "common/huge_pages.h"
 #include "common/mix64.h"
@@ -10,44 +11,56 @@
 namespace ltl {
 
 // The table's slots hold provisional ids; behind them, in the same array, one tag byte per slot:
-// 0 for an empty slot, else 1..255 from the top bits of the id's hash. A probe reads the tags (64
+// 0 for an empty slot, else 1..255 from the low bits of the id's hash. A probe reads the tags (64
 // slots per cache line) and reads a slot's id only when its tag matches, so a lookup costs about
 // one cache miss however long its probe sequence is; before, every occupied slot on the way cost
 // a random read of id_of_ (~3 at the table's usual load: BlockInterner::Intern was the reading
-// thread's largest cost, issue 30). The tags change how fast a slot is found, not where anything
-// is stored or which provisional id a block gets.
+// thread's largest cost, issue 30). A hash's first slot is its high bits times the slot count
+// (Lemire's multiply-shift range reduction), so the table may have any number of slots and grow
+// by less than 2x; the tag takes the low bits, which say nothing about the slot. Neither changes
+// which provisional id a block gets, only where it is stored and how fast it is found.
 namespace {
 constexpr size_t kTagSlotsPerWord = 4;  // a uint32_t behind the slots holds the tags of 4 slots
+constexpr size_t kFirstSlots = 1024;
 
 uint8_t Tag(uint64_t hash) {
-  const auto t = static_cast<uint8_t>(hash >> 56);
+  const auto t = static_cast<uint8_t>(hash);
   return t == 0 ? 1 : t;
 }
 
-uint8_t* TagsOf(std::vector<uint32_t>* vals, size_t slots) {
-  return reinterpret_cast<uint8_t*>(vals->data() + slots);
+size_t FirstSlot(uint64_t hash, size_t slots) {
+  return static_cast<size_t>((static_cast<unsigned __int128>(hash) * slots) >> 64);
+}
+
+// Slots for `blocks` at most 3/4 full.
+size_t SlotsFor(uint64_t blocks) {
+  return static_cast<size_t>(blocks + blocks / 3 + 1);
 }
 }  // namespace
 
 void BlockInterner::Grow() {
-  const size_t cap = vals_.empty() ? 1024 : (mask_ + 1) * 2;
-  std::vector<uint32_t> vals;
-  // The arrays per block grow to millions: common/huge_pages.h.
-  ResizeHuge(&vals, cap + cap / kTagSlotsPerWord, kNone);
-  const size_t mask = cap - 1;
-  uint8_t* tags = TagsOf(&vals, cap);
-  std::fill(tags, tags + cap, uint8_t{0});
+  // Twice the blocks held, or, with a reader's estimate, 1.25x to 2x towards it: near the end of
+  // the input the estimate is close, and the table stops near the size the blocks need.
+  const uint64_t n = parent_.size() + 1;
+  uint64_t blocks = 2 * n;
+  if (expected_blocks_ > 0) blocks = std::clamp<uint64_t>(expected_blocks_, n + n / 4, 2 * n);
+  const size_t slots = std::max(kFirstSlots, SlotsFor(blocks));
+  // Zero tags (empty slots); fresh pages, advised for huge pages (common/mapped_array.h).
+  MappedArray<uint32_t> vals =
+      MappedArray<uint32_t>::Zeroed(slots + (slots + kTagSlotsPerWord - 1) / kTagSlotsPerWord);
+  auto* tags = reinterpret_cast<uint8_t*>(vals.data() + slots);
   // Reinserted in provisional id order, so id_of_ is read sequentially (where an id lands in the
   // table does not change which id a lookup finds).
   for (uint32_t v = 0; v < id_of_.size(); ++v) {
     const uint64_t hash = SplitMix64Finalizer(id_of_[v]);
-    size_t h = hash & mask;
-    while (tags[h] != 0) h = (h + 1) & mask;
+    size_t h = FirstSlot(hash, slots);
+    while (tags[h] != 0)
+      if (++h == slots) h = 0;
     vals[h] = v;
     tags[h] = Tag(hash);
   }
-  vals_.swap(vals);
-  mask_ = mask;
+  vals_ = std::move(vals);  // the old table's pages go back to the system
+  slots_ = slots;
 }
 
 uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
@@ -55,11 +68,11 @@ uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
     *inserted = false;
     return prev + 1;
   }
-  if (vals_.empty() || (parent_.size() + 1) * 4 > (mask_ + 1) * 3) Grow();
+  if (slots_ == 0 || (parent_.size() + 1) * 4 > slots_ * 3) Grow();
   const uint64_t hash = SplitMix64Finalizer(id);
   const uint8_t tag = Tag(hash);
-  uint8_t* tags = TagsOf(&vals_, mask_ + 1);
-  size_t h = hash & mask_;
+  const uint8_t* tags = reinterpret_cast<const uint8_t*>(vals_.data() + slots_);
+  size_t h = FirstSlot(hash, slots_);
   for (;;) {
     const uint8_t t = tags[h];
     if (t == 0) break;
@@ -70,15 +83,27 @@ uint32_t BlockInterner::Intern(uint64_t id, uint32_t prev, bool* inserted) {
         return v;
       }
     }
-    h = (h + 1) & mask_;
+    if (++h == slots_) h = 0;
   }
   const uint32_t d = static_cast<uint32_t>(parent_.size());
   vals_[h] = d;
-  tags[h] = tag;
-  ReserveHuge(&id_of_, id_of_.size() + 1);
+  reinterpret_cast<uint8_t*>(vals_.data() + slots_)[h] = tag;
   id_of_.push_back(id);
   *inserted = true;
   return d;
+}
+
+void BlockInterner::ExpectBlocks(uint64_t blocks) {
+  expected_blocks_ = blocks;
+  if (blocks <= parent_.capacity()) return;
+  const size_t room = blocks + blocks / 8;  // not a remap for every small rise of the estimate
+  try {
+    id_of_.reserve_exact(room);
+    parent_.reserve_exact(room);
+    run_.reserve_exact(room);
+  } catch (const std::bad_alloc&) {
+    // A hint only (an estimate from a small sample may be far too high): the arrays grow as needed.
+  }
 }
 
 void BlockInterner::SetSampling(double rate, uint64_t max_blocks) {
@@ -133,8 +158,6 @@ void BlockInterner::Continue(const uint64_t* ids, size_t n, size_t first, uint32
     bool inserted;
     const uint32_t d = Intern(id, prev, &inserted);
     if (inserted) {
-      ReserveHuge(&parent_, parent_.size() + 1);
-      ReserveHuge(&run_, run_.size() + 1);
       parent_.push_back(prev);
       run_.push_back(prev != kNone && prev + 1 == d ? run_[prev] : d);
       if (sampling_) {
@@ -167,11 +190,11 @@ void BlockInterner::Continue(const uint64_t* ids, size_t n, size_t first, uint32
 }
 
 void BlockInterner::ReleaseIdTable() {
-  std::vector<uint32_t>().swap(vals_);
-  std::vector<uint64_t>().swap(id_of_);
+  vals_.release();
+  id_of_.release();
   std::vector<uint32_t>().swap(scratch_);
   std::priority_queue<uint64_t>().swap(keys_);
-  mask_ = 0;
+  slots_ = 0;
 }
 
 void BlockInterner::Materialize(size_t r, std::vector<uint32_t>* out) const {

@@ -26,6 +26,7 @@
 #include <queue>
 #include <vector>
 
+#include "common/mapped_array.h"
 #include "hash/block_sampler.h"
 
 namespace ltl {
@@ -57,14 +58,24 @@ class BlockInterner {
   // looked up nor needed as 64-bit ids (a shard's turns sharing their previous turn's prompt,
   // shard/shard_codec.h). Not with sampling (the left-out ids' keys are not known).
   void AddSharing(size_t ref, uint32_t shared, const std::vector<uint64_t>& rest);
+  // A reader's estimate of how many distinct blocks there will be once its input is read (from
+  // the blocks per input byte so far; 0 = unknown). It only sizes the id table's next growth:
+  // instead of doubling, the table grows by 1.25x to 2x towards the estimate, so it ends close to
+  // the size the blocks need (a doubled table is written whole: up to twice the bytes it needs).
+  // Which provisional id a block gets does not depend on it.
+  // The per-block arrays get room for the estimate at once: address space only (MappedArray: a
+  // page is resident once written), but they are in huge pages from their first MiBs instead of
+  // after doubling past 2 MiB in small pages, each a page fault.
+  void ExpectBlocks(uint64_t blocks);
 
   size_t records() const { return entries_.size(); }
   uint32_t distinct_blocks() const { return static_cast<uint32_t>(parent_.size()); }
   uint64_t block_accesses() const { return accesses_; }
   uint64_t flat_accesses() const { return flat_.size(); }  // accesses of non-chain records
   // Bytes held now, by part (for the memory figures in docs/PERFORMANCE.md).
-  size_t table_bytes() const { return vals_.capacity() * 4 + id_of_.capacity() * 8; }
-  size_t chain_bytes() const { return (parent_.capacity() + run_.capacity()) * 4; }
+  size_t table_bytes() const { return vals_.reserved_bytes() + id_of_.reserved_bytes(); }
+  size_t chain_bytes() const { return parent_.reserved_bytes() + run_.reserved_bytes(); }
+  size_t table_slots() const { return slots_; }
   size_t record_bytes() const { return entries_.capacity() * sizeof(Entry) + flat_.capacity() * 4; }
 
   // Frees the 64-bit id table; Add may not be called afterwards (BuildTrace does this first).
@@ -95,14 +106,17 @@ class BlockInterner {
   // slot's key is id_of_[value]. With id_of_ that is 8 + 6.7..13.3 bytes per distinct block.
   // Hand-written: std::unordered_map costs ~40 bytes and a cache miss per entry, and
   // absl::flat_hash_map<uint64_t, uint32_t> pads each slot to 16 bytes plus a control byte.
-  std::vector<uint32_t> vals_;  // mask_ + 1 slots (provisional id or kNone), then their tags
-  size_t mask_ = 0;
+  // The per-block arrays are MappedArrays (common/mapped_array.h): they grow without a copy and
+  // give their pages back when freed.
+  MappedArray<uint32_t> vals_;  // slots_ slots (a provisional id where the tag is not 0), tags
+  size_t slots_ = 0;            // any number: a hash picks its first slot by multiplying
+  uint64_t expected_blocks_ = 0;
   // Per provisional id, its 64-bit id (the table's keys). Resent history repeats runs of
   // consecutive provisional ids, so the block after `prev` is first tried as prev + 1 with one
   // sequential read instead of a random probe of the table (which costs a cache miss once the table
   // outgrows the cache).
-  std::vector<uint64_t> id_of_;
-  std::vector<uint32_t> parent_, run_;  // per provisional id
+  MappedArray<uint64_t> id_of_;
+  MappedArray<uint32_t> parent_, run_;  // per provisional id
   std::vector<Entry> entries_;
   std::vector<uint32_t> flat_;
   std::vector<uint32_t> scratch_;

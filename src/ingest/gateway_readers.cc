@@ -193,6 +193,7 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
         in_(in),
         out_(out),
         first_record_(out->size()),
+        first_blocks_(ctx->interner ? ctx->interner->distinct_blocks() : 0),
         stats_(stats),
         procs_(MakeProcessors(config, std::max(1u, threads))),
         unescaped_(std::max(1u, threads)),
@@ -200,7 +201,8 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
         pipeline_(
             threads <= 1 ? 0 : threads,
             [this](size_t w, RowBatch& b, size_t row) { WorkRow(w, b, b.rows[row]); },
-            [this](size_t, RowBatch& b) { Recycle(b); }, [this](RowBatch& b) { Consume(b); }) {}
+            [this](size_t, RowBatch& b) { Recycle(b); }, [this](RowBatch& b) { Consume(b); },
+            MaxInFlight(layout, threads)) {}
 
   RowBatch& batch() { return batch_; }
   // Submits the batch under construction once it is full (or, with force, when it has any row).
@@ -305,6 +307,15 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
   }
 
  private:
+  // Batches in flight. A CSV batch holds one of the reader's buffers (1 MiB by default) until
+  // its rows are done, and the workers share the oldest batch row by row, so a batch for each
+  // worker and two ahead keep them busy: the pipeline's default (4 per worker + 2) held ~12 MiB
+  // of buffers at two threads, each faulted in once (issue 30). JSON batches copy their rows into
+  // arenas that are reused (Recycle) and keep the default.
+  static size_t MaxInFlight(const CsvLayout* layout, unsigned threads) {
+    return layout && threads > 1 ? threads + 2 : 0;
+  }
+
   static std::vector<std::unique_ptr<GatewayRowProcessor>> MakeProcessors(
       const GatewayConfig& config, unsigned n) {
     std::vector<std::unique_ptr<GatewayRowProcessor>> procs;
@@ -404,8 +415,22 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
                     (out_->capacity() - out_->size()) * sizeof(RequestRecord));
   }
 
+  // The interner's table grows towards the distinct blocks the input will hold, estimated from
+  // the blocks per input byte so far (BlockInterner::ExpectBlocks), as the records vector does.
+  void ExpectBlocks(uint64_t raw_read) {
+    constexpr size_t kMinSample = 256;  // records of this input before the rate is trusted
+    const uint64_t total = in_ ? in_->raw_size() : 0;
+    if (!ctx_->interner || total == 0 || raw_read == 0 || out_->size() - first_record_ < kMinSample)
+      return;
+    const uint64_t here = ctx_->interner->distinct_blocks() - first_blocks_;
+    const double estimate = static_cast<double>(here) * static_cast<double>(total) /
+                            static_cast<double>(std::min(raw_read, total));
+    ctx_->interner->ExpectBlocks(first_blocks_ + static_cast<uint64_t>(estimate * 1.05));
+  }
+
   void Consume(RowBatch& b) {
     ReserveRecords(b.rows.size(), b.raw_read);
+    ExpectBlocks(b.raw_read);
     for (RowSlot& s : b.rows) {
       if (!s.pre_skip.empty()) {
         Skip(s.pre_skip, s.line);
@@ -450,7 +475,8 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
   IngestContext* ctx_;
   const InputStream* in_;  // for the records vector's size (ReserveRecords)
   std::vector<RequestRecord>* out_;
-  size_t first_record_;  // records of earlier inputs in *out_
+  size_t first_record_;    // records of earlier inputs in *out_
+  uint64_t first_blocks_;  // distinct blocks interned from earlier inputs
   GatewayReadStats* stats_;
   std::vector<std::unique_ptr<GatewayRowProcessor>> procs_;
   std::vector<std::string> unescaped_;  // per worker: the row's escaped cells, unescaped

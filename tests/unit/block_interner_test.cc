@@ -218,5 +218,59 @@ TEST(BlockInterner, ProvisionalIdsAreTheFirstSeenNumberingThroughManyGrows) {
   }
 }
 
+// A reader's estimate of the distinct blocks (BlockInterner::ExpectBlocks) sizes the table's
+// growth only: with estimates too low, too high, and changing on every record, over many grows
+// (the table grows by 1.25x to 2x towards the estimate), every record's provisional ids are the
+// first-seen numbering of a plain hash map, and the table stays at most 3/4 full and, once the
+// estimate is right, no larger than the next growth step needs.
+TEST(BlockInterner, GrowingTowardsAnEstimateKeepsTheFirstSeenNumbering) {
+  for (const int mode : {0, 1, 2, 3}) {
+    std::mt19937_64 rng(100 + mode);
+    BlockInterner in;
+    std::unordered_map<uint64_t, uint32_t> first_seen;
+    std::vector<std::vector<uint32_t>> expected;
+    std::vector<std::vector<uint64_t>> convs(32);
+    constexpr uint64_t kFinal = 150000;  // about the distinct blocks this loop makes
+    for (int i = 0; first_seen.size() < kFinal; ++i) {
+      switch (mode) {
+        case 0:
+          in.ExpectBlocks(kFinal / 10);
+          break;  // far too low
+        case 1:
+          in.ExpectBlocks(kFinal * 8);
+          break;  // far too high
+        case 2:
+          in.ExpectBlocks(first_seen.size() + rng() % kFinal);
+          break;  // noisy
+        case 3:
+          in.ExpectBlocks(kFinal + kFinal / 20);
+          break;  // right, +5%
+      }
+      auto& c = convs[rng() % convs.size()];
+      if (rng() % 16 == 0) c.clear();
+      const int grow = static_cast<int>(rng() % 100);
+      for (int k = 0; k < grow; ++k) c.push_back(rng());
+      std::vector<uint64_t> ids = c;
+      if (rng() % 8 == 0) ids.push_back(rng() % 32);  // small ids, repeated across records
+      std::vector<uint32_t> want;
+      for (uint64_t id : ids)
+        want.push_back(
+            first_seen.emplace(id, static_cast<uint32_t>(first_seen.size())).first->second);
+      in.Add(ids);
+      expected.push_back(std::move(want));
+      ASSERT_LE(uint64_t{in.distinct_blocks()} * 4, uint64_t{in.table_slots()} * 3);
+    }
+    EXPECT_EQ(in.distinct_blocks(), first_seen.size());
+    if (mode == 3) {  // the last growth went to the estimate, not to twice the blocks
+      EXPECT_LE(in.table_slots(), kFinal * 3 / 2) << "mode " << mode;
+    }
+    std::vector<uint32_t> got;
+    for (size_t r = 0; r < expected.size(); ++r) {
+      in.Materialize(r, &got);
+      ASSERT_EQ(got, expected[r]) << "mode " << mode << " record " << r;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ltl

@@ -89,6 +89,45 @@ TEST(GatewayCsv, ColumnsStatusTimeAndModel) {
   EXPECT_EQ(l.in.layouts.at("tools-first"), 1u);
 }
 
+// CSV rows stay in the reader's buffers until a worker has read them (CsvReader::BufferHandoff),
+// and the buffers go round a free list between the reader and the batches, at most a few batches
+// in flight (RowPipeline::MaxInFlight). With buffers of a few rows each, so hundreds of hand-overs
+// reuse the same handful of buffers, every record read with 2 and 3 threads equals the record read
+// on one thread: a buffer handed out again while a batch still pointed into it would change the
+// text a worker read, and with it the token count and the block ids.
+TEST(GatewayCsv, ReusedReadBuffersNeverChangeARowAnyThreadCount) {
+  std::string csv = "ts,request_json,status_code\n";
+  for (int i = 0; i < 600; ++i) {
+    std::string text(static_cast<size_t>(40 + (i * 37) % 500), static_cast<char>('a' + i % 26));
+    const std::string body = R"({"model": "glm-4.5", "messages": [{"role": "user", "content": ")" +
+                             text + " \\\"q\\\" " + std::to_string(i) + R"("}]})";
+    csv += std::to_string(1753351200 + i) + "," + Q(body) + ",200\n";
+  }
+  const std::string path = testing::WriteTemp("buffers.csv", csv);
+  std::vector<std::vector<RequestRecord>> runs;
+  for (unsigned threads : {1u, 2u, 3u}) {
+    SkipCounter skips;
+    IngestContext ctx;
+    ctx.name = "buffers.csv";
+    ctx.skips = &skips;
+    ctx.gateway.salt_file = SaltPath();
+    ctx.threads = threads;
+    ctx.limits.buffer_bytes = 2048;  // a few rows per buffer
+    auto r = LoadInput(path, InputFormat::kAuto, &ctx);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    runs.push_back(std::move(r.value().records));
+  }
+  ASSERT_EQ(runs[0].size(), 600u);
+  for (size_t t = 1; t < runs.size(); ++t) {
+    ASSERT_EQ(runs[t].size(), runs[0].size());
+    for (size_t i = 0; i < runs[0].size(); ++i) {
+      EXPECT_EQ(runs[t][i].line, runs[0][i].line) << t << " " << i;
+      EXPECT_EQ(runs[t][i].input_tokens, runs[0][i].input_tokens) << t << " " << i;
+      EXPECT_EQ(runs[t][i].block_ids, runs[0][i].block_ids) << t << " " << i;
+    }
+  }
+}
+
 TEST(GatewayCsv, TimestampColumnOverride) {
   std::string csv = "created_at,finished,request_json\n";
   csv += "2025-07-24T10:00:00Z,2025-07-24T10:00:09Z," + Q(kBody) + "\n";
