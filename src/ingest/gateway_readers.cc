@@ -243,6 +243,7 @@ class RowPipeline : public GatewayRecordSink, public CsvReader::BufferHandoff {
     in_ = in;
     out_ = out;
     first_record_ = out->size();
+    first_blocks_ = ctx->interner ? ctx->interner->distinct_blocks() : 0;
     stats_ = stats;
     links_.clear();
     fillers_.clear();
